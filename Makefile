@@ -1,0 +1,37 @@
+# Two commands on a fresh machine: `make demo` and `make test`.
+# Both create .venv, install visx with its dev extra, and make sure a
+# Chromium is available; both are safe to repeat and quick when nothing changed.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+DEMO_PAGE := fixtures/demo/index.html
+
+.PHONY: demo test lint browser bench eval clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -U pip
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+browser: $(STAMP)
+	@$(PY) -m visx.render.check || bash scripts/install_chromium.sh
+	@$(PY) -m visx.render.check --quiet
+
+demo: browser
+	@mkdir -p out
+	$(VENV)/bin/visx render $(DEMO_PAGE) --no-js -o out/demo.snapshot.json.gz --screenshot out/demo.png
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check visx tests scripts
+	$(VENV)/bin/mypy
+
+test: browser lint
+	$(PY) -m pytest -q
+
+bench: browser
+	$(PY) scripts/bench_render.py
+
+clean:
+	rm -rf out .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,3 @@
+from visx.cli import main
+
+raise SystemExit(main())

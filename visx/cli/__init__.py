@@ -1,0 +1,43 @@
+"""The ``visx`` command: one module per subcommand, registered here."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from visx.cli import render_cmd
+from visx.errors import VisxError
+
+SUBCOMMANDS = (render_cmd,)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="visx",
+        description="Turn list pages (search results, product grids, listings) into tables.",
+    )
+    parser.add_argument("--version", action="version", version=_version())
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for mod in SUBCOMMANDS:
+        mod.register(sub)
+    return parser
+
+
+def _version() -> str:
+    from visx import __version__
+
+    return f"visx {__version__}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except VisxError as e:
+        print(f"visx: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("visx: interrupted", file=sys.stderr)
+        return 130

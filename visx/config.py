@@ -1,0 +1,99 @@
+"""One validated configuration with a section per stage.
+
+Public functions take ``config=``; the CLI builds a :class:`Config` from its
+options. Values here are the knobs a user may turn; tuned heuristic
+thresholds live in each stage's ``thresholds`` module with their reasons.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from visx.errors import ConfigError
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RenderConfig(_Section):
+    """How a page is loaded and captured."""
+
+    chromium: Path | None = None
+    """Explicit Chromium binary; wins over every other discovery step."""
+    javascript: bool = True
+    timeout_s: float = Field(30.0, gt=0, le=600)
+    """Upper bound for navigation plus settling."""
+    quiet_ms: int = Field(500, ge=0, le=60_000)
+    """The DOM must be free of mutations this long before the snapshot."""
+    network_idle_s: float = Field(5.0, ge=0, le=120)
+    """At most this long is spent waiting for ``networkidle``."""
+    viewport_width: int = Field(1280, ge=200, le=10_000)
+    viewport_height: int = Field(900, ge=200, le=10_000)
+    scroll: bool = False
+    """Auto-scroll to trigger lazy loading, until the page stops growing."""
+    scroll_max_steps: int = Field(30, ge=1, le=1000)
+    allow_http_errors: bool = False
+    """Render a 4xx/5xx page instead of raising :class:`HttpStatusError`."""
+    partial_on_timeout: bool = False
+    """On timeout return what is there, flagged ``partial``, instead of raising."""
+    base_url: str | None = None
+    """For HTML strings: the URL their relative links resolve against."""
+    screenshot: bool = False
+    """Attach a full-page PNG (capped at ``screenshot_max_height``) to the snapshot."""
+    screenshot_max_height: int = Field(16_384, ge=100, le=65_000)
+    block_network: bool | None = None
+    """None: block non-``file:`` requests for files and strings only."""
+    browser_args: tuple[str, ...] = ()
+    """Extra Chromium command-line flags (for the browser launched first)."""
+
+
+class CleanConfig(_Section):
+    """Noise removal by position."""
+
+    enabled: bool = True
+    bands: bool = True
+    side_columns: bool = True
+    ads: bool = True
+    overlays: bool = True
+
+
+class MineConfig(_Section):
+    """Data region and record mining."""
+
+    miner: str = "mdr"
+    max_combination: int = Field(10, ge=1, le=30)
+    """K: generalized nodes combine 1..K adjacent children."""
+    threshold: float = Field(0.3, gt=0, lt=1)
+    """T: normalized edit distance at or below which two nodes are similar."""
+    visual: bool = True
+    """Use box geometry and styles as extra evidence."""
+
+    @field_validator("miner")
+    @classmethod
+    def _known_miner(cls, v: str) -> str:
+        if v not in {"mdr", "drmining"}:
+            raise ValueError(f"unknown miner {v!r}: use 'mdr' or 'drmining'")
+        return v
+
+
+class Config(_Section):
+    """All settings of a visx run."""
+
+    render: RenderConfig = RenderConfig()
+    clean: CleanConfig = CleanConfig()
+    mine: MineConfig = MineConfig()
+
+
+_VIEWPORT = re.compile(r"^(\d+)x(\d+)$")
+
+
+def parse_viewport(text: str) -> tuple[int, int]:
+    """Parse ``1280x900``; raise :class:`ConfigError` naming the value otherwise."""
+    m = _VIEWPORT.match(text.strip().lower())
+    if not m:
+        raise ConfigError(f"viewport {text!r} is not WIDTHxHEIGHT, e.g. 1280x900")
+    return int(m.group(1)), int(m.group(2))

@@ -1,0 +1,89 @@
+"""The one exception hierarchy of visx.
+
+Every message names the input it is about and what to do next::
+
+    VisxError
+     +-- ConfigError                 bad configuration value or option
+     +-- BrowserNotFoundError        no Chromium could be found
+     +-- RenderError                 a page could not be rendered
+     |    +-- SourceNotFoundError    local file missing or unreadable
+     |    +-- UnreachableError       connection refused / reset / no route
+     |    |    +-- DnsError          host name does not resolve
+     |    +-- HttpStatusError        HTTP 4xx / 5xx (see ``allow_http_errors``)
+     |    +-- NonHtmlContentError    PDF, image, JSON ... instead of HTML
+     |    +-- RenderTimeoutError     page did not load in time (see ``partial_on_timeout``)
+     |    +-- PageCrashedError       the renderer process crashed
+     +-- SnapshotError               corrupt, foreign or unreadable snapshot file
+     +-- ExtractionError             a pipeline stage could not work on its input
+     +-- ExportError                 an output could not be written
+"""
+
+from __future__ import annotations
+
+
+class VisxError(Exception):
+    """Base class of every error visx raises on purpose."""
+
+    def __init__(self, message: str, *, source: str | None = None) -> None:
+        super().__init__(message)
+        self.source = source
+
+
+class ConfigError(VisxError):
+    """A configuration value or command-line option is invalid."""
+
+
+class BrowserNotFoundError(VisxError):
+    """No Chromium binary could be found; the message says how to install one."""
+
+
+class RenderError(VisxError):
+    """A page could not be rendered."""
+
+
+class SourceNotFoundError(RenderError):
+    """A local file does not exist or cannot be read."""
+
+
+class UnreachableError(RenderError):
+    """The host refused, reset or never answered the connection."""
+
+
+class DnsError(UnreachableError):
+    """The host name does not resolve."""
+
+
+class HttpStatusError(RenderError):
+    """The server answered with an HTTP error status."""
+
+    def __init__(self, message: str, *, source: str | None = None, status: int = 0) -> None:
+        super().__init__(message, source=source)
+        self.status = status
+
+
+class NonHtmlContentError(RenderError):
+    """The source is not an HTML page (PDF, image, JSON, ...)."""
+
+    def __init__(self, message: str, *, source: str | None = None, content_type: str = "") -> None:
+        super().__init__(message, source=source)
+        self.content_type = content_type
+
+
+class RenderTimeoutError(RenderError):
+    """The page did not finish loading within the timeout."""
+
+
+class PageCrashedError(RenderError):
+    """The browser's renderer process crashed on the page."""
+
+
+class SnapshotError(VisxError):
+    """A snapshot file is corrupt, foreign or unreadable."""
+
+
+class ExtractionError(VisxError):
+    """A pipeline stage could not work on its input."""
+
+
+class ExportError(VisxError):
+    """An output file could not be written."""

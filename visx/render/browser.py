@@ -1,0 +1,178 @@
+"""Finding Chromium, and the one browser a process shares.
+
+All browser work runs on one private event-loop thread that owns one
+Playwright driver and its browsers. The sync API submits coroutines to that
+loop and waits; the async API awaits the same futures from the caller's
+loop. So one browser serves both APIs and any number of threads, and it is
+closed once, at exit or on :func:`shutdown`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import concurrent.futures
+import os
+import shutil
+import threading
+import time
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from visx.errors import BrowserNotFoundError
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, Playwright
+
+T = TypeVar("T")
+
+DEBIAN_CHROMIUM = Path("/usr/lib/chromium/chromium")
+PATH_NAMES = ("chromium", "chromium-browser", "google-chrome")
+# Keeps files and HTML strings private: no host resolves but the loopback.
+OFFLINE_ARGS = ('--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',)
+INSTALL_HINT = (
+    "install one with `sudo apt-get install -y --no-install-recommends chromium "
+    "fonts-liberation fonts-dejavu-core` (Debian/Ubuntu), or point VISX_CHROMIUM "
+    "(or --chromium / RenderConfig.chromium) at a Chromium or Chrome binary"
+)
+
+
+def _is_exe(p: Path) -> bool:
+    return p.is_file() and os.access(p, os.X_OK)
+
+
+def find_chromium(explicit: Path | str | None = None, playwright_path: str | None = None) -> Path:
+    """Return a Chromium binary, in the documented order of discovery.
+
+    1. ``explicit`` (config value), 2. ``$VISX_CHROMIUM``, 3. Playwright's own
+    installed browser, 4. Debian's real binary, 5. names on ``PATH``.
+    """
+    for label, cand in (("the configured chromium", explicit), ("VISX_CHROMIUM", os.environ.get("VISX_CHROMIUM"))):
+        if cand:
+            p = Path(cand)
+            if not _is_exe(p):
+                raise BrowserNotFoundError(f"{label} {str(p)!r} is not an executable file; {INSTALL_HINT}")
+            return p
+    if playwright_path and _is_exe(Path(playwright_path)):
+        return Path(playwright_path)
+    if _is_exe(DEBIAN_CHROMIUM):
+        return DEBIAN_CHROMIUM
+    for name in PATH_NAMES:
+        found = shutil.which(name)
+        if found:
+            return Path(found)
+    raise BrowserNotFoundError(f"no Chromium found; {INSTALL_HINT}")
+
+
+class Engine:
+    """The process's browser thread, driver and browsers (one per network mode)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._pw: Playwright | None = None
+        self._browsers: dict[tuple[str, tuple[str, ...]], Browser] = {}
+        self._launch_lock: asyncio.Lock | None = None
+
+    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                ready = threading.Event()
+
+                def run() -> None:
+                    asyncio.set_event_loop(loop)
+                    loop.call_soon(ready.set)
+                    loop.run_forever()
+
+                t = threading.Thread(target=run, name="visx-browser", daemon=True)
+                t.start()
+                ready.wait()
+                self._loop, self._thread = loop, t
+            return self._loop
+
+    def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        return asyncio.run_coroutine_threadsafe(coro, self._ensure_loop())
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run ``coro`` on the browser thread and wait for its result."""
+        if self._thread is not None and threading.current_thread() is self._thread:
+            raise RuntimeError("visx.render() called from the browser thread; await render_async()")
+        return self.submit(coro).result()
+
+    async def arun(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Await ``coro`` (run on the browser thread) from any event loop."""
+        return await asyncio.wrap_future(self.submit(coro))
+
+    async def browser(self, explicit: Path | None, args: tuple[str, ...]) -> tuple[Browser, float]:
+        """The shared browser for these launch args; (browser, seconds spent launching)."""
+        if self._launch_lock is None:
+            self._launch_lock = asyncio.Lock()
+        async with self._launch_lock:
+            t0 = time.perf_counter()
+            if self._pw is None:
+                from playwright.async_api import async_playwright
+
+                self._pw = await async_playwright().start()
+            pw_path: str | None
+            try:
+                pw_path = self._pw.chromium.executable_path
+            except Exception:  # driver may not know any browser build
+                pw_path = None
+            exe = find_chromium(explicit, pw_path)
+            key = (str(exe), args)
+            b = self._browsers.get(key)
+            if b is not None and b.is_connected():
+                return b, 0.0
+            from playwright.async_api import Error as PlaywrightError
+
+            try:
+                b = await self._pw.chromium.launch(executable_path=str(exe), args=list(args), headless=True)
+            except PlaywrightError as e:
+                raise BrowserNotFoundError(
+                    f"Chromium at {exe} failed to start ({str(e).splitlines()[0]}); {INSTALL_HINT}"
+                ) from e
+            self._browsers[key] = b
+            return b, time.perf_counter() - t0
+
+    async def _aclose(self) -> None:
+        for b in list(self._browsers.values()):
+            try:
+                await b.close()
+            except Exception:  # already gone: nothing left to close
+                pass
+        self._browsers.clear()
+        if self._pw is not None:
+            try:
+                await self._pw.stop()
+            except Exception:  # driver already exited
+                pass
+            self._pw = None
+
+    def close(self) -> None:
+        """Close every browser and the driver, and stop the thread."""
+        with self._lock:
+            loop, thread = self._loop, self._thread
+            self._loop = self._thread = None
+        if loop is None or thread is None:
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(self._aclose(), loop).result(timeout=30)
+        except Exception:  # best effort at shutdown
+            pass
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=10)
+        self._launch_lock = None
+
+
+ENGINE = Engine()
+
+
+def shutdown() -> None:
+    """Close the shared browser now (it is also closed at interpreter exit)."""
+    ENGINE.close()
+
+
+atexit.register(shutdown)

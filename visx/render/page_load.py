@@ -1,0 +1,414 @@
+"""Load one page in the shared browser and capture it as a :class:`PageSnapshot`."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlparse
+
+from visx.config import Config, RenderConfig
+from visx.errors import (
+    ConfigError,
+    DnsError,
+    HttpStatusError,
+    NonHtmlContentError,
+    PageCrashedError,
+    RenderError,
+    RenderTimeoutError,
+    SnapshotError,
+    SourceNotFoundError,
+    UnreachableError,
+)
+from visx.model import ATTR_NAMES, STYLE_PROPS, PageSnapshot
+from visx.render.browser import ENGINE, OFFLINE_ARGS
+from visx.render.snapshot_io import snapshot_from_dom
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page, Response, Route
+
+PageAction = Callable[["Page"], Awaitable[None]]
+
+_COLLECT_JS: str | None = None
+_HTML_TYPES = ("text/html", "application/xhtml+xml")
+_MAGIC = (
+    (b"%PDF", "application/pdf"),
+    (b"\x89PNG", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF8", "image/gif"),
+    (b"PK\x03\x04", "application/zip"),
+)
+_NON_HTML_SUFFIX = {
+    ".pdf": "application/pdf", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+    ".gif": "image/gif", ".webp": "image/webp", ".json": "application/json", ".zip": "application/zip",
+    ".csv": "text/csv", ".txt": "text/plain", ".mp4": "video/mp4", ".mp3": "audio/mpeg",
+}
+
+_QUIET_JS = """(a) => new Promise((resolve) => {
+  let last = performance.now(); const start = last;
+  const obs = new MutationObserver(() => { last = performance.now(); });
+  obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  const tick = () => {
+    const now = performance.now();
+    if (now - last >= a.quiet) { obs.disconnect(); resolve(true); }
+    else if (now - start >= a.cap) { obs.disconnect(); resolve(false); }
+    else setTimeout(tick, 25);
+  };
+  setTimeout(tick, 25);
+})"""
+
+_SCROLL_JS = """() => { window.scrollTo(0, document.documentElement.scrollHeight);
+  return document.documentElement.scrollHeight; }"""
+
+
+def _collect_js() -> str:
+    global _COLLECT_JS
+    if _COLLECT_JS is None:
+        _COLLECT_JS = resources.files("visx.render").joinpath("collect.js").read_text(encoding="utf-8")
+    return _COLLECT_JS
+
+
+@dataclass(slots=True, frozen=True)
+class Source:
+    """What to render: ``kind`` is ``url``, ``file`` or ``html``."""
+
+    kind: str
+    value: str
+    label: str
+
+
+def classify(source: str | Path) -> Source:
+    """Tell a URL, a local file and an HTML string apart."""
+    if isinstance(source, Path):
+        return _file_source(source)
+    s = source.strip()
+    if s.startswith("<") or "\n" in s and "<" in s:
+        return Source("html", source, "<html string>")
+    low = s.lower()
+    if low.startswith(("http://", "https://")):
+        return Source("url", s, s)
+    if low.startswith("file://"):
+        return _file_source(Path(unquote(urlparse(s).path)))
+    if re.match(r"^[a-z][a-z0-9+.-]*://", low):
+        raise ConfigError(f"{s}: unsupported scheme; give an http(s) URL, a file path or HTML text")
+    return _file_source(Path(s))
+
+
+def _file_source(p: Path) -> Source:
+    label = str(p)
+    if not p.exists():
+        raise SourceNotFoundError(
+            f"{label}: no such file; check the path (URLs need http:// or https://, "
+            "HTML text must start with '<')",
+            source=label,
+        )
+    if not p.is_file():
+        raise SourceNotFoundError(f"{label}: is a directory, not an HTML file", source=label)
+    try:
+        with p.open("rb") as fh:
+            head = fh.read(2048)
+    except OSError as e:
+        raise SourceNotFoundError(f"{label}: cannot read the file ({e.strerror}); check its permissions", source=label) from e
+    ctype = _sniff(head, p.suffix.lower())
+    if ctype:
+        raise NonHtmlContentError(
+            f"{label}: is {ctype}, not an HTML page; visx extracts from HTML list pages",
+            source=label,
+            content_type=ctype,
+        )
+    return Source("file", p.resolve().as_uri(), label)
+
+
+def _sniff(head: bytes, suffix: str) -> str:
+    for magic, ctype in _MAGIC:
+        if head.startswith(magic):
+            return ctype
+    stripped = head.lstrip()
+    if stripped[:1] in (b"<",):
+        return ""
+    if suffix in _NON_HTML_SUFFIX:
+        return _NON_HTML_SUFFIX[suffix]
+    if b"\x00" in head:
+        return "application/octet-stream"
+    return ""
+
+
+def _with_base(html: str, base_url: str) -> str:
+    tag = f'<base href="{base_url}">'
+    m = re.search(r"<head[^>]*>", html, re.I)
+    if m:
+        return html[: m.end()] + tag + html[m.end() :]
+    return tag + html
+
+
+def _is_local_url(url: str) -> bool:
+    host = (urlparse(url).hostname or "").lower()
+    return host in {"localhost", "127.0.0.1", "::1"}
+
+
+async def render_page(
+    source: str | Path,
+    config: Config | None = None,
+    action: PageAction | None = None,
+) -> PageSnapshot:
+    """Render ``source`` on the browser thread (see :func:`visx.render`)."""
+    cfg = (config or Config()).render
+    src = classify(source)
+    block = cfg.block_network if cfg.block_network is not None else src.kind != "url"
+    offline = block or (src.kind == "url" and _is_local_url(src.value))
+    args = tuple(cfg.browser_args) + (OFFLINE_ARGS if offline else ())
+    browser, launch_s = await ENGINE.browser(cfg.chromium, args)
+    context = await browser.new_context(
+        viewport={"width": cfg.viewport_width, "height": cfg.viewport_height},
+        java_script_enabled=cfg.javascript,
+        ignore_https_errors=False,
+    )
+    try:
+        return await _load(context, src, cfg, block, launch_s, action)
+    finally:
+        try:
+            await context.close()
+        except Exception:  # context died with a crashed page
+            pass
+
+
+async def _load(
+    context: Any, src: Source, cfg: RenderConfig, block: bool, launch_s: float, action: PageAction | None
+) -> PageSnapshot:
+    from playwright.async_api import Error as PlaywrightError
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    notes: list[str] = []
+    crashed: list[bool] = []
+    main_response: list[Response] = []
+    deadline = time.perf_counter() + cfg.timeout_s
+
+    def remaining_ms() -> float:
+        return max(1.0, (deadline - time.perf_counter()) * 1000)
+
+    if block:
+        async def guard(route: Route) -> None:
+            if route.request.url.startswith(("file:", "data:", "blob:", "about:")):
+                await route.continue_()
+            else:
+                await route.abort("blockedbyclient")
+
+        await context.route("**/*", guard)
+
+    page = await context.new_page()
+
+    async def on_dialog(d: Any) -> None:
+        notes.append(f"dialog {d.type} dismissed: {d.message[:200]}")
+        try:
+            await d.dismiss()
+        except PlaywrightError:
+            pass
+
+    page.on("dialog", on_dialog)
+    page.on("crash", lambda _p: crashed.append(True))
+
+    def on_response(r: Response) -> None:
+        if not main_response and r.request.is_navigation_request() and r.frame == page.main_frame:
+            main_response.append(r)
+
+    page.on("response", on_response)
+    t0 = time.perf_counter()
+    partial = False
+    status = 0
+    try:
+        if src.kind == "html":
+            html = _with_base(src.value, cfg.base_url) if cfg.base_url else src.value
+            await page.set_content(html, wait_until="load", timeout=remaining_ms())
+        else:
+            resp = await page.goto(src.value, wait_until="domcontentloaded", timeout=remaining_ms())
+            if resp is not None:
+                status = resp.status
+                _check_response(src, resp.status, resp.headers.get("content-type", ""), cfg)
+            await page.wait_for_load_state("load", timeout=remaining_ms())
+    except PlaywrightTimeout as e:
+        if not cfg.partial_on_timeout or not main_response:
+            raise RenderTimeoutError(
+                f"{src.label}: page did not finish loading within {cfg.timeout_s:g} s; raise the "
+                "timeout (--timeout) or keep what rendered (--partial)",
+                source=src.label,
+            ) from e
+        partial = True
+        notes.append("load timed out; snapshot is partial")
+    except PlaywrightError as e:
+        raise _map_error(src, e, crashed, main_response) from e
+    t_nav = time.perf_counter()
+    settled = True
+    try:
+        if not partial:
+            settled = await _settle(page, cfg, remaining_ms, notes)
+        if cfg.scroll and cfg.javascript and not partial:
+            await _autoscroll(page, cfg, remaining_ms, notes)
+        if action is not None:
+            await action(page)
+    except PlaywrightError as e:
+        raise _map_error(src, e, crashed, main_response) from e
+    if not settled:
+        partial = True
+    t_settle = time.perf_counter()
+    try:
+        dom_json = await page.evaluate(_collect_js(), {"props": list(STYLE_PROPS), "attrs": list(ATTR_NAMES)})
+        t_eval = time.perf_counter()
+        shot: bytes | None = None
+        if cfg.screenshot:
+            shot = await _screenshot(page, cfg, notes)
+    except PlaywrightError as e:
+        raise _map_error(src, e, crashed, main_response) from e
+    t_shot = time.perf_counter()
+    try:
+        snap = snapshot_from_dom(
+            dom_json,
+            source=src.label if src.kind != "url" else src.value,
+            status=status,
+            javascript=cfg.javascript,
+            partial=partial,
+            notes=notes,
+            created=datetime.now(UTC).isoformat(timespec="seconds"),
+        )
+    except SnapshotError:
+        raise
+    except ValueError as e:  # pydantic's ValidationError is a ValueError
+        raise RenderError(f"{src.label}: the page could not be captured ({e})", source=src.label) from e
+    t_end = time.perf_counter()
+    snap.screenshot_png = shot
+    snap.timings = {
+        "launch": round(launch_s, 4),
+        "navigate": round(t_nav - t0, 4),
+        "settle": round(t_settle - t_nav, 4),
+        "snapshot": round((t_eval - t_settle) + (t_end - t_shot), 4),
+    }
+    if shot:
+        snap.timings["screenshot"] = round(t_shot - t_eval, 4)
+    snap.extra["settled"] = settled
+    return snap
+
+
+def _check_response(src: Source, status: int, ctype: str, cfg: RenderConfig) -> None:
+    mime = ctype.split(";")[0].strip().lower()
+    if mime and mime not in _HTML_TYPES:
+        raise NonHtmlContentError(
+            f"{src.label}: server sent {mime}, not an HTML page; visx extracts from HTML list pages",
+            source=src.label,
+            content_type=mime,
+        )
+    if status >= 400 and not cfg.allow_http_errors:
+        raise HttpStatusError(
+            f"{src.label}: HTTP {status}; check the URL, or render the error page anyway "
+            "with --allow-http-errors",
+            source=src.label,
+            status=status,
+        )
+
+
+def _map_error(src: Source, e: Exception, crashed: list[bool], responses: list[Response]) -> RenderError:
+    msg = str(e)
+    label = src.label
+    if crashed or "crash" in msg.lower() and "Target" in msg:
+        return PageCrashedError(f"{label}: the browser tab crashed while rendering; retry, or try --no-js", source=label)
+    if responses:
+        ctype = responses[0].headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype and ctype not in _HTML_TYPES:
+            return NonHtmlContentError(
+                f"{label}: server sent {ctype}, not an HTML page; visx extracts from HTML list pages",
+                source=label,
+                content_type=ctype,
+            )
+    if "Download is starting" in msg or "ERR_ABORTED" in msg and responses:
+        return NonHtmlContentError(f"{label}: the server sent a download, not an HTML page", source=label)
+    if "ERR_NAME_NOT_RESOLVED" in msg or "ERR_NAME_RESOLUTION_FAILED" in msg:
+        host = urlparse(src.value).hostname or label
+        return DnsError(f"{label}: host {host!r} does not resolve; check the spelling and your network", source=label)
+    for code in ("ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET", "ERR_ADDRESS_UNREACHABLE",
+                 "ERR_CONNECTION_TIMED_OUT", "ERR_INTERNET_DISCONNECTED", "ERR_CONNECTION_CLOSED",
+                 "ERR_EMPTY_RESPONSE", "ERR_TUNNEL_CONNECTION_FAILED", "ERR_BLOCKED_BY_CLIENT"):
+        if code in msg:
+            return UnreachableError(
+                f"{label}: cannot connect ({code}); check that the server is up and the URL is right",
+                source=label,
+            )
+    if "ERR_FILE_NOT_FOUND" in msg:
+        return SourceNotFoundError(f"{label}: no such file", source=label)
+    first = msg.strip().splitlines()[0] if msg.strip() else type(e).__name__
+    return RenderError(f"{label}: rendering failed ({first}); retry, or try --no-js", source=label)
+
+
+async def _settle(page: Page, cfg: RenderConfig, remaining_ms: Callable[[], float], notes: list[str]) -> bool:
+    """networkidle (bounded), then a quiet DOM; False when the page never went quiet."""
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    if cfg.network_idle_s > 0 and cfg.javascript:  # without JS nothing loads after "load"
+        try:
+            await page.wait_for_load_state("networkidle", timeout=min(cfg.network_idle_s * 1000, remaining_ms()))
+        except PlaywrightTimeout:
+            notes.append(f"network not idle after {cfg.network_idle_s:g} s; went on")
+    if not cfg.javascript or cfg.quiet_ms == 0:
+        return True
+    quiet = await page.evaluate(_QUIET_JS, {"quiet": cfg.quiet_ms, "cap": max(0.0, remaining_ms() - 50)})
+    if not quiet:
+        notes.append(f"DOM still changing at the {cfg.timeout_s:g} s timeout; snapshot taken anyway (partial)")
+    return bool(quiet)
+
+
+async def _autoscroll(page: Page, cfg: RenderConfig, remaining_ms: Callable[[], float], notes: list[str]) -> None:
+    """Scroll to the bottom until the page stops growing (lazy loading), then back to the top."""
+    last = -1
+    stable = 0
+    steps = 0
+    for steps in range(1, cfg.scroll_max_steps + 1):  # noqa: B007 - reported below
+        if remaining_ms() < 300:
+            notes.append("auto-scroll stopped at the timeout")
+            break
+        height = await page.evaluate(_SCROLL_JS)
+        await page.evaluate(_QUIET_JS, {"quiet": min(cfg.quiet_ms, 300) or 150, "cap": min(2000.0, remaining_ms())})
+        stable = stable + 1 if height == last else 0
+        if stable >= 1:
+            break
+        last = height
+    notes.append(f"auto-scrolled {steps} step(s)")
+    await page.evaluate("() => window.scrollTo(0, 0)")
+
+
+async def _screenshot(page: Page, cfg: RenderConfig, notes: list[str]) -> bytes:
+    dims = await page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+    )
+    w, h = int(dims[0]), int(dims[1])
+    cap = cfg.screenshot_max_height
+    if h > cap or w > cap:
+        notes.append(f"screenshot capped at {min(w, cap)}x{min(h, cap)} px (page is {w}x{h})")
+        return await page.screenshot(full_page=True, clip={"x": 0, "y": 0, "width": min(w, cap), "height": min(h, cap)})
+    return await page.screenshot(full_page=True)
+
+
+def render(source: str | Path, config: Config | None = None, *, action: PageAction | None = None) -> PageSnapshot:
+    """Render ``source`` (URL, file path or HTML string) to a :class:`PageSnapshot`.
+
+    ``action``, if given, is a coroutine function run on the settled page
+    before the capture (click "load more", dismiss a banner, ...).
+    """
+    return ENGINE.run(render_page(source, config, action))
+
+
+async def render_async(
+    source: str | Path, config: Config | None = None, *, action: PageAction | None = None
+) -> PageSnapshot:
+    """Async twin of :func:`render`, sharing the same browser."""
+    return await ENGINE.arun(render_page(source, config, action))
+
+
+def file_is_html(path: Path) -> bool:
+    """True when ``path`` looks like an HTML file (used by batch commands)."""
+    try:
+        with path.open("rb") as fh:
+            return not _sniff(fh.read(2048), path.suffix.lower())
+    except OSError:
+        return False

@@ -1,0 +1,284 @@
+"""Columnar DOM <-> NodeTable, and snapshot files (``.json.gz``).
+
+The browser returns the page as parallel arrays (see ``collect.js``); the
+same columnar form is what a snapshot file stores, so saving and loading
+are cheap and the file is validated with pydantic before use.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import os
+import tempfile
+import zlib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from visx.errors import SnapshotError
+from visx.model import ATTR_NAMES, STYLE_PROPS, Node, NodeTable, PageSnapshot
+
+FORMAT = "visx-snapshot"
+VERSION = 1
+
+
+class PageMeta(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    width: float
+    height: float
+    url: str
+    title: str
+    vw: int
+    vh: int
+
+
+class DomColumns(BaseModel):
+    """The columnar page as ``collect.js`` returns it."""
+
+    model_config = ConfigDict(extra="ignore")
+    n: int
+    parent: list[int]
+    tag: list[int]
+    tags: list[str]
+    id: list[str]
+    cls: list[str]
+    text: list[str]
+    tail: list[str]
+    box: list[float]
+    vis: list[int]
+    sty: list[int]
+    styles: list[list[str]]
+    attrs: dict[str, list[int | str]]
+    page: PageMeta
+
+    @model_validator(mode="after")
+    def _consistent(self) -> DomColumns:
+        n = self.n
+        for name in ("parent", "tag", "id", "cls", "text", "tail", "vis", "sty"):
+            if len(getattr(self, name)) != n:
+                raise ValueError(f"column {name!r} has {len(getattr(self, name))} entries, expected {n}")
+        if len(self.box) != 4 * n:
+            raise ValueError("column 'box' must hold 4 numbers per element")
+        if any(len(s) != len(STYLE_PROPS) for s in self.styles):
+            raise ValueError(f"every style tuple must hold {len(STYLE_PROPS)} properties")
+        ns, nt = len(self.styles), len(self.tags)
+        for i, (p, t, s) in enumerate(zip(self.parent, self.tag, self.sty, strict=True)):
+            if not (-1 <= p < i) or (p == -1 and i != 0) or not (0 <= t < nt) or not (0 <= s < ns):
+                raise ValueError(f"element {i}: parent, tag or style index out of range")
+        return self
+
+
+class SnapshotFile(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    format: Literal["visx-snapshot"]
+    version: int
+    source: str
+    status: int
+    javascript: bool
+    timings: dict[str, float]
+    partial: bool
+    notes: list[str]
+    created: str
+    extra: dict[str, Any] = {}
+    screenshot: str | None = None
+    dom: DomColumns
+
+
+def table_from_columns(dom: DomColumns) -> NodeTable:
+    """Build the node table from validated columns."""
+    attrs: list[dict[str, str]] = [{} for _ in range(dom.n)]
+    for name, flat in dom.attrs.items():
+        for k in range(0, len(flat) - 1, 2):
+            attrs[int(flat[k])][name] = str(flat[k + 1])
+    tags, box = dom.tags, dom.box
+    nodes = [
+        Node(
+            index=i,
+            parent=dom.parent[i],
+            tag=tags[dom.tag[i]],
+            id=dom.id[i],
+            classes=tuple(dom.cls[i].split()) if dom.cls[i] else (),
+            attrs=attrs[i],
+            text=dom.text[i],
+            tail=dom.tail[i],
+            x=box[4 * i],
+            y=box[4 * i + 1],
+            w=box[4 * i + 2],
+            h=box[4 * i + 3],
+            vis=dom.vis[i],
+            style=dom.sty[i],
+        )
+        for i in range(dom.n)
+    ]
+    return NodeTable(nodes, [tuple(s) for s in dom.styles])
+
+
+def columns_from_table(table: NodeTable, page: dict[str, Any]) -> dict[str, Any]:
+    """The inverse of :func:`table_from_columns` (plain JSON-ready dict)."""
+    tag_ids: dict[str, int] = {}
+    tag_col: list[int] = []
+    box: list[float] = []
+    attrs: dict[str, list[int | str]] = {a: [] for a in ATTR_NAMES}
+    for n in table.nodes:
+        tag_col.append(tag_ids.setdefault(n.tag, len(tag_ids)))
+        box.extend((n.x, n.y, n.w, n.h))
+        for k, v in n.attrs.items():
+            attrs.setdefault(k, []).extend((n.index, v))
+    nodes = table.nodes
+    return {
+        "n": len(nodes),
+        "parent": [n.parent for n in nodes],
+        "tag": tag_col,
+        "tags": list(tag_ids),
+        "id": [n.id for n in nodes],
+        "cls": [" ".join(n.classes) for n in nodes],
+        "text": [n.text for n in nodes],
+        "tail": [n.tail for n in nodes],
+        "box": box,
+        "vis": [n.vis for n in nodes],
+        "sty": [n.style for n in nodes],
+        "styles": [list(s) for s in table.styles],
+        "attrs": attrs,
+        "page": page,
+    }
+
+
+def snapshot_from_dom(
+    dom_json: str | dict[str, Any],
+    *,
+    source: str,
+    status: int,
+    javascript: bool,
+    timings: dict[str, float] | None = None,
+    partial: bool = False,
+    notes: list[str] | None = None,
+    created: str = "",
+) -> PageSnapshot:
+    raw = json.loads(dom_json) if isinstance(dom_json, str) else dom_json
+    if raw.get("n", 0) == 0:
+        raise SnapshotError(f"{source}: the page has no document element", source=source)
+    dom = DomColumns.model_validate(raw)
+    return _snapshot(dom, source, status, javascript, timings or {}, partial, notes or [], created, {}, None)
+
+
+def _snapshot(
+    dom: DomColumns,
+    source: str,
+    status: int,
+    javascript: bool,
+    timings: dict[str, float],
+    partial: bool,
+    notes: list[str],
+    created: str,
+    extra: dict[str, Any],
+    screenshot: bytes | None,
+) -> PageSnapshot:
+    page = dom.page
+    return PageSnapshot(
+        nodes=table_from_columns(dom),
+        source=source,
+        url=page.url,
+        title=page.title,
+        status=status,
+        width=page.width,
+        height=page.height,
+        viewport=(page.vw, page.vh),
+        javascript=javascript,
+        timings=dict(timings),
+        partial=partial,
+        notes=list(notes),
+        screenshot_png=screenshot,
+        created=created,
+        extra=dict(extra),
+    )
+
+
+def save_snapshot(snap: PageSnapshot, path: str | os.PathLike[str]) -> None:
+    """Write ``snap`` atomically as gzip JSON."""
+    page = {
+        "width": snap.width,
+        "height": snap.height,
+        "url": snap.url,
+        "title": snap.title,
+        "vw": snap.viewport[0],
+        "vh": snap.viewport[1],
+    }
+    doc = {
+        "format": FORMAT,
+        "version": VERSION,
+        "source": snap.source,
+        "status": snap.status,
+        "javascript": snap.javascript,
+        "timings": snap.timings,
+        "partial": snap.partial,
+        "notes": snap.notes,
+        "created": snap.created,
+        "extra": snap.extra,
+        "screenshot": base64.b64encode(snap.screenshot_png).decode() if snap.screenshot_png else None,
+        "dom": columns_from_table(snap.nodes, page),
+    }
+    data = gzip.compress(json.dumps(doc, separators=(",", ":")).encode(), compresslevel=6, mtime=0)
+    atomic_write_bytes(Path(path), data)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write via a temporary file in the same folder, then rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".visx-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; outputs are ordinary files
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_snapshot(path: str | os.PathLike[str]) -> PageSnapshot:
+    """Read and validate a snapshot written by :meth:`PageSnapshot.save`."""
+    p = Path(path)
+    try:
+        blob = p.read_bytes()
+    except OSError as e:
+        raise SnapshotError(
+            f"{p}: cannot read snapshot ({e.strerror}); check the path, or make one with "
+            "`visx render SOURCE -o page.snapshot.json.gz`",
+            source=str(p),
+        ) from e
+    try:
+        text = gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob
+        doc = json.loads(text)
+    except (OSError, EOFError, zlib.error, ValueError, UnicodeDecodeError) as e:
+        raise SnapshotError(
+            f"{p}: not a visx snapshot (corrupt gzip or JSON: {e}); re-create it with `visx render`",
+            source=str(p),
+        ) from e
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise SnapshotError(
+            f"{p}: not a visx snapshot (no 'format: {FORMAT}' field); "
+            "make one with `visx render SOURCE -o page.snapshot.json.gz`",
+            source=str(p),
+        )
+    if doc.get("version") != VERSION:
+        raise SnapshotError(
+            f"{p}: snapshot format version {doc.get('version')!r} is not supported "
+            f"(this visx reads version {VERSION}); re-render the page",
+            source=str(p),
+        )
+    try:
+        f = SnapshotFile.model_validate(doc)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise SnapshotError(
+            f"{p}: invalid snapshot ({where}: {first['msg']}); re-create it with `visx render`",
+            source=str(p),
+        ) from e
+    shot = base64.b64decode(f.screenshot) if f.screenshot else None
+    return _snapshot(
+        f.dom, f.source, f.status, f.javascript, f.timings, f.partial, f.notes, f.created, f.extra, shot
+    )
