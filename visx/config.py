@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -33,6 +34,9 @@ class RenderConfig(_Section):
     """At most this long is spent waiting for ``networkidle``."""
     viewport_width: int = Field(1280, ge=200, le=10_000)
     viewport_height: int = Field(900, ge=200, le=10_000)
+    keep_noscript: bool = False
+    """With JavaScript off, keep ``<noscript>`` content; by default it is removed
+    because pages saved after their scripts ran hide their content from it."""
     scroll: bool = False
     """Auto-scroll to trigger lazy loading, until the page stops growing."""
     scroll_max_steps: int = Field(30, ge=1, le=1000)
@@ -80,12 +84,37 @@ class MineConfig(_Section):
         return v
 
 
+class AlignConfig(_Section):
+    """Partial tree alignment of the records of a region into columns."""
+
+    style_evidence: bool = True
+    """Let rendered styles and x-offsets break ties between equally shaped matchings."""
+    lists: bool = True
+    """Collapse a nested list of varying length (tags, authors) into one list-valued cell."""
+    max_stm_cells: int = Field(60_000, ge=100, le=10_000_000)
+    """Work budget (DP cells) of one record-vs-seed tree match."""
+
+
+class SchemaConfig(_Section):
+    """Column typing and naming."""
+
+    decimal: Literal["auto", ".", ","] = "auto"
+    """Decimal separator of numbers; ``auto`` votes over the table's unambiguous values."""
+    date_order: Literal["auto", "dmy", "mdy", "ymd"] = "auto"
+    """Field order of numeric dates such as 03/04/2026; ``auto`` decides per column."""
+    drop_constant: bool = True
+    """Leave columns with the same value in every record (``Add to cart``) out of the default table."""
+
+
 class Config(_Section):
     """All settings of a visx run."""
 
     render: RenderConfig = RenderConfig()
     clean: CleanConfig = CleanConfig()
     mine: MineConfig = MineConfig()
+    align: AlignConfig = AlignConfig()
+    table: SchemaConfig = SchemaConfig()
+    """Schema stage (``visx.schema``); not called ``schema``, which pydantic reserves."""
 
 
 _VIEWPORT = re.compile(r"^(\d+)x(\d+)$")

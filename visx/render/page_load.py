@@ -62,6 +62,11 @@ _QUIET_JS = """(a) => new Promise((resolve) => {
   setTimeout(tick, 25);
 })"""
 
+# With JavaScript off Chromium applies <noscript> content, and pages saved
+# after their scripts ran often hide their main content from that branch.
+_DROP_NOSCRIPT_JS = """() => { const els = Array.from(document.querySelectorAll('noscript'));
+  els.forEach((e) => e.remove()); return els.length; }"""
+
 _SCROLL_JS = """() => { window.scrollTo(0, document.documentElement.scrollHeight);
   return document.documentElement.scrollHeight; }"""
 
@@ -246,6 +251,10 @@ async def _load(
     try:
         if not partial:
             settled = await _settle(page, cfg, remaining_ms, notes)
+        if not cfg.javascript and not cfg.keep_noscript:
+            removed = await page.evaluate(_DROP_NOSCRIPT_JS)
+            if removed:
+                notes.append(f"removed {removed} <noscript> element(s): JS is off (keep_noscript keeps them)")
         if cfg.scroll and cfg.javascript and not partial:
             await _autoscroll(page, cfg, remaining_ms, notes)
         if action is not None:

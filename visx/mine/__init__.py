@@ -1,0 +1,128 @@
+"""Mining: data regions and their records (MDR with visual evidence).
+
+``mine(snapshot, cleaned, config)`` returns the regions ranked, main list first.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from visx.config import MineConfig
+from visx.mine import stats as stats_mod
+from visx.mine import tagstring
+from visx.mine.mdr import candidates_for, distance
+from visx.mine.rank import rank
+from visx.mine.records import merge_split_rows, region_from
+from visx.mine.thresholds import CONTAINER_TEXT_SHARE, VISUAL_RELAX
+from visx.model import Cleaned, NodeTable, PageSnapshot, Region, union_bbox
+
+__all__ = ["mine"]
+
+
+def mine(snapshot: PageSnapshot, cleaned: Cleaned | None, config: MineConfig | None = None) -> list[Region]:
+    cfg = config or MineConfig()
+    if cfg.miner == "drmining":
+        from visx.mine.drmining import mine_drmining
+
+        return mine_drmining(snapshot, cleaned, cfg)
+    nodes = snapshot.nodes
+    ts = tagstring.build(nodes, cleaned)
+    st = stats_mod.build(nodes, ts)
+    regions: list[Region] = []
+    for i, ch in enumerate(ts.children):
+        if len(ch) < 2:
+            continue
+        for cd in candidates_for(i, ch, ts.strings, nodes, st, cfg.max_combination, cfg.threshold, cfg.visual):
+            rg = region_from(nodes, ts, st, cd, cfg.threshold)
+            if len(rg.records) >= 2:
+                regions.append(rg)
+    regions = merge_split_rows(nodes, ts, st, regions, cfg.threshold)
+    regions = drop_covered(nodes, ts, st, regions, cfg.threshold)
+    return rank(nodes, st, regions, snapshot.width, snapshot.height, cleaned)
+
+
+def drop_covered(
+    nodes: NodeTable, ts: tagstring.TagStrings, st: stats_mod.Stats, regions: list[Region], threshold: float
+) -> list[Region]:
+    """MDR's covering rule: a region inside the records of a higher one is part of them.
+
+    Two exceptions. When alike regions sit in several records of the outer
+    one (a results grid cut into sibling blocks), the outer records are only
+    containers: the inner regions' records join into one region. And a
+    covered region survives when it holds clearly more records than the
+    region covering it (two page columns, each holding a long list).
+    """
+    order = sorted(regions, key=lambda rg: (nodes[rg.parent].depth, rg.parent))
+    covered_by: dict[int, list[Region]] = {}
+    tops: list[Region] = []
+    for rg in order:
+        outer = next((o for o in tops if _covers(nodes, o, rg)), None)
+        if outer is None:
+            tops.append(rg)
+        else:
+            covered_by.setdefault(id(outer), []).append(rg)
+    out: list[Region] = []
+    for top in tops:
+        inner = covered_by.get(id(top), [])
+        merged = _merge_blocks(nodes, ts, st, top, inner, threshold)
+        if merged is not None:
+            out.append(merged)
+            continue
+        out.append(top)
+        out.extend(rg for rg in inner if len(rg.records) >= 2 * len(top.records))
+    return out
+
+
+def _covers(nodes: NodeTable, outer: Region, inner: Region) -> bool:
+    parts = sorted(_parts(outer))
+    for r in inner.records:
+        for q in r.parts:
+            k = bisect_right(parts, q) - 1
+            if k < 0 or not nodes.is_ancestor(parts[k], q):
+                return False
+    return True
+
+
+def _merge_blocks(
+    nodes: NodeTable, ts: tagstring.TagStrings, st: stats_mod.Stats, top: Region, inner: list[Region], threshold: float
+) -> Region | None:
+    """One region from alike inner regions spread over several records of ``top``."""
+    if len(inner) < 2:
+        return None
+    blocks = inner
+    big = max(blocks, key=lambda rg: len(rg.records), default=None)
+    if big is None:
+        return None
+    ref = "".join(ts.strings[p] for p in big.records[0].parts)
+    relaxed = threshold + VISUAL_RELAX
+    alike = [
+        rg for rg in blocks
+        if distance("".join(ts.strings[p] for p in rg.records[0].parts), ref, relaxed) <= relaxed
+    ]
+    holders = {}
+    for rg in alike:
+        q = rg.records[0].parts[0]
+        h = next(r for r in top.records if any(nodes.is_ancestor(p, q) for p in r.parts))
+        holders[id(h)] = h
+    n = sum(len(rg.records) for rg in alike)
+    if len(holders) < 2 or n <= len(top.records):
+        return None
+    # The outer records must be mere containers: the blocks hold most of their text.
+    inner_chars = sum(st.chars(r.parts) for rg in alike for r in rg.records)
+    outer_chars = sum(st.chars(h.parts) for h in holders.values())
+    if inner_chars < CONTAINER_TEXT_SHARE * outer_chars:
+        return None
+    alike.sort(key=lambda rg: rg.parent)
+    records = [r for rg in alike for r in rg.records]
+    return Region(
+        parent=top.parent,
+        records=records,
+        bbox=union_bbox([r.bbox for r in records]),
+        kind=big.kind,
+        gn_size=big.gn_size,
+        evidence={"tag_distance": big.evidence.get("tag_distance", 0.0), "merged_blocks": len(alike)},
+    )
+
+
+def _parts(rg: Region) -> list[int]:
+    return [p for r in rg.records for p in r.parts]

@@ -1,0 +1,172 @@
+"""MDR: data regions as runs of similar generalized nodes under one parent.
+
+For every element with two or more shown children, adjacent combinations of
+1..K children (generalized nodes) are compared by normalized edit distance
+of their tag strings (CombComp); runs of similar pairs are candidate
+regions, and per parent the candidates that cover the most children win
+(IdentDRs). Geometry is extra evidence: generalized nodes that line up on
+screen may differ a little more in their tag strings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rapidfuzz.distance import Levenshtein
+
+from visx.mine.stats import Stats
+from visx.mine.thresholds import LENGTH_RATIO_CUTOFF, MAX_SKIPPED_GAP, VISUAL_RELAX
+from visx.model import NodeTable
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A run of ``len(gns)`` generalized nodes of ``r`` children each."""
+
+    parent: int
+    r: int
+    gns: list[list[int]]
+    first: int
+    """Position of the first covered child in the parent's kept children."""
+    last: int
+    """Position one past the last covered child."""
+    mean_dist: float
+    skipped: list[int]
+    """Children skipped between GNs (ads, separators)."""
+
+    @property
+    def covered(self) -> int:
+        return self.last - self.first - len(self.skipped)
+
+
+def distance(a: str, b: str, cutoff: float) -> float:
+    """Normalized edit distance, 1.0 when above ``cutoff`` or too unequal in length."""
+    la, lb = len(a), len(b)
+    if not la or not lb or max(la, lb) > LENGTH_RATIO_CUTOFF * min(la, lb):
+        return 1.0
+    return float(Levenshtein.normalized_distance(a, b, score_cutoff=cutoff))
+
+
+def _lined_up(nodes: NodeTable, a: list[int], b: list[int]) -> bool:
+    """Two generalized nodes with the same width and left edge, or the same height and top."""
+    ax0 = min(nodes[i].x for i in a)
+    bx0 = min(nodes[i].x for i in b)
+    ay0 = min(nodes[i].y for i in a)
+    by0 = min(nodes[i].y for i in b)
+    aw = max(nodes[i].x + nodes[i].w for i in a) - ax0
+    bw = max(nodes[i].x + nodes[i].w for i in b) - bx0
+    ah = max(nodes[i].y + nodes[i].h for i in a) - ay0
+    bh = max(nodes[i].y + nodes[i].h for i in b) - by0
+    if aw <= 0 or bw <= 0 or ah <= 0 or bh <= 0:
+        return False
+    same_col = abs(ax0 - bx0) <= 2 and min(aw, bw) / max(aw, bw) >= 0.95
+    same_row = abs(ay0 - by0) <= 2 and min(ah, bh) / max(ah, bh) >= 0.8 and min(aw, bw) / max(aw, bw) >= 0.9
+    return same_col or same_row
+
+
+def class_key(nodes: NodeTable, i: int) -> tuple[str, tuple[str, ...]]:
+    nd = nodes[i]
+    return (nd.tag, tuple(sorted(nd.classes)))
+
+
+def _same_classes(nodes: NodeTable, a: list[int], b: list[int]) -> bool:
+    """The same tags with the same, non-empty classes: one template rendered twice."""
+    if len(a) != len(b):
+        return False
+    ka = [class_key(nodes, i) for i in a]
+    return any(k[1] for k in ka) and ka == [class_key(nodes, i) for i in b]
+
+
+def candidates_for(
+    parent: int,
+    children: list[int],
+    strings: list[str],
+    nodes: NodeTable,
+    stats: Stats,
+    k: int,
+    threshold: float,
+    visual: bool,
+) -> list[Candidate]:
+    """CombComp + IdentDRs for one parent."""
+    c = len(children)
+    if c < 2:
+        return []
+    relaxed = threshold + VISUAL_RELAX if visual else threshold
+    found: list[Candidate] = []
+    for r in range(1, min(k, c // 2) + 1):
+        for s in range(r):
+            run: list[list[int]] = []
+            dists: list[float] = []
+            j = s
+            prev = "".join(strings[x] for x in children[j : j + r])
+            while j + 2 * r <= c:
+                a_nodes = children[j : j + r]
+                b_nodes = children[j + r : j + 2 * r]
+                cur = "".join(strings[x] for x in b_nodes)
+                d = distance(prev, cur, relaxed)
+                ok = d <= threshold or (
+                    d <= relaxed and (_same_classes(nodes, a_nodes, b_nodes) or _lined_up(nodes, a_nodes, b_nodes))
+                )
+                if ok:
+                    if not run:
+                        run.append(a_nodes)
+                    run.append(b_nodes)
+                    dists.append(d)
+                else:
+                    _close(found, parent, r, run, dists, children, stats)
+                    run, dists = [], []
+                prev = cur
+                j += r
+            _close(found, parent, r, run, dists, children, stats)
+    return _select(found, children, strings, threshold)
+
+
+def _close(
+    found: list[Candidate],
+    parent: int,
+    r: int,
+    run: list[list[int]],
+    dists: list[float],
+    children: list[int],
+    stats: Stats,
+) -> None:
+    if len(run) < 2:
+        return
+    # Generalized nodes without any text or image are spacing, not data.
+    if not any(stats.has_content(g) for g in run):
+        return
+    pos = {x: i for i, x in enumerate(children)}
+    first = pos[run[0][0]]
+    last = pos[run[-1][-1]] + 1
+    found.append(Candidate(parent, r, run, first, last, sum(dists) / len(dists), []))
+
+
+def _select(found: list[Candidate], children: list[int], strings: list[str], threshold: float) -> list[Candidate]:
+    """IdentDRs: most children covered first, then the shorter combination, then the earlier start."""
+    found.sort(key=lambda cd: (-cd.covered, cd.r, cd.first))
+    chosen: list[Candidate] = []
+    for cd in found:
+        if all(cd.last <= o.first or cd.first >= o.last for o in chosen):
+            chosen.append(cd)
+    chosen.sort(key=lambda cd: cd.first)
+    return _join_across_gaps(chosen, children, strings, threshold)
+
+
+def _join_across_gaps(chosen: list[Candidate], children: list[int], strings: list[str], threshold: float) -> list[Candidate]:
+    """Join runs of the same length separated by an ad or separator they resemble across."""
+    out: list[Candidate] = []
+    for cd in chosen:
+        if out:
+            prev = out[-1]
+            gap = cd.first - prev.last
+            if prev.r == cd.r and 0 < gap <= MAX_SKIPPED_GAP:
+                a = "".join(strings[x] for x in prev.gns[-1])
+                b = "".join(strings[x] for x in cd.gns[0])
+                if distance(a, b, threshold) <= threshold:
+                    skipped = prev.skipped + children[prev.last : cd.first] + cd.skipped
+                    n_prev, n_cd = len(prev.gns) - 1, len(cd.gns) - 1
+                    mean = (prev.mean_dist * n_prev + cd.mean_dist * n_cd) / max(1, n_prev + n_cd)
+                    out[-1] = Candidate(prev.parent, prev.r, prev.gns + cd.gns, prev.first, cd.last, mean, skipped)
+                    continue
+        out.append(cd)
+    return out

@@ -1,0 +1,64 @@
+"""Every tuned value of the mining stage, with the reason for it.
+
+User-facing knobs (K, T, the miner) are in ``visx.config.MineConfig``.
+"""
+
+from __future__ import annotations
+
+# Tag strings longer than this are cut: records rarely hold more elements,
+# and edit distance cost grows with the product of the lengths.
+TAG_STRING_CAP = 400
+
+# MDR's length cut-off: strings whose lengths differ by more than this factor
+# cannot be within T=0.3 of each other, so they are not compared.
+LENGTH_RATIO_CUTOFF = 2.0
+
+# When the generalized nodes line up on screen (same width or left edge,
+# regular gaps) the tag-string threshold may be relaxed by this much: the
+# rendering is evidence that the structure repeats even when optional parts
+# make the tag strings drift.
+VISUAL_RELAX = 0.15
+
+# Geometry counts as "regular" at this score (0..1, see geometry.regularity).
+REGULAR_GEOMETRY = 0.75
+
+# A single dissimilar node (an ad, a separator) between two similar runs of
+# the same combination length is skipped when it is at most this many
+# children long, so the runs join into one region.
+MAX_SKIPPED_GAP = 1
+
+# A generalized node whose children are mutually similar is a row of several
+# records (a grid row) only when each child looks like a record, not a
+# table cell: at least this many elements in its subtree and text or image.
+MIN_RECORD_ELEMENTS = 3
+
+# Generalized nodes of several children are split into single records when
+# this share of the children share one template (same tag and classes, or
+# similar tag strings): the long combination only won because odd items
+# broke the runs of single ones.
+HOMOGENEOUS_SHARE = 0.75
+
+# Alike regions inside several records of an outer region replace it when
+# they hold at least this share of those records' text: the outer records
+# were containers (a grid cut into blocks), not records with a nested list.
+CONTAINER_TEXT_SHARE = 0.6
+
+# Grid rows must hold this share of a region's text for their cells to be
+# the records; the rest are spacer or control rows between them.
+GRID_TEXT_SHARE = 0.7
+
+# Cells of one row belong to one column across rows when their horizontal
+# extents overlap by at least this share of the narrower one.
+COLUMN_OVERLAP = 0.8
+
+# Ranking ------------------------------------------------------------------
+# Records whose text is on average shorter than this (characters) and made
+# of one link look like menu entries, pagination or breadcrumbs.
+MENU_TEXT_CHARS = 25
+# Weight of a region inside <nav>, <header>, <footer>, <aside>, role=navigation.
+NAV_CONTAINER_PENALTY = 0.3
+# Weight of a region of menu-like records (short single links).
+MENU_PENALTY = 0.35
+# Weight of a region entirely in the lowest share of the page (footer lists).
+BOTTOM_SHARE = 0.12
+BOTTOM_PENALTY = 0.5

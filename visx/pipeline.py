@@ -1,0 +1,127 @@
+"""The pipeline, top to bottom: render -> clean -> mine -> align -> schema.
+
+``extract(source)`` renders (or loads a saved snapshot) and analyses;
+``analyse(snapshot)`` runs the stages after rendering, without a browser.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from visx.config import Config
+from visx.model import Cleaned, PageSnapshot, Region
+
+if TYPE_CHECKING:
+    from visx.schema.table import Table
+
+SNAPSHOT_SUFFIXES = (".json.gz", ".snapshot.json")
+
+
+@dataclass(slots=True)
+class Extraction:
+    """What visx found on one page: ranked regions, their tables, and what was removed."""
+
+    snapshot: PageSnapshot
+    cleaned: Cleaned
+    regions: list[Region]
+    tables: list[Table] = field(default_factory=list)
+    """One table per region, in rank order (``tables[k]`` belongs to ``regions[k]``)."""
+    timings: dict[str, float] = field(default_factory=dict)
+    created: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def source(self) -> str:
+        return self.snapshot.source
+
+    @property
+    def url(self) -> str:
+        return self.snapshot.url
+
+    @property
+    def title(self) -> str:
+        return self.snapshot.title
+
+    @property
+    def main(self) -> Region | None:
+        """The top-ranked region (the main list), if any."""
+        return self.regions[0] if self.regions else None
+
+
+def is_snapshot_path(source: Any) -> bool:
+    s = str(source)
+    return not s.lstrip().startswith("<") and s.endswith(SNAPSHOT_SUFFIXES) and Path(s).is_file()
+
+
+def extract(source: str | Path | PageSnapshot, config: Config | None = None) -> Extraction:
+    """Render ``source`` (URL, file, HTML string) or load a saved snapshot, then analyse it."""
+    cfg = config or Config()
+    if isinstance(source, PageSnapshot):
+        snap = source
+    elif is_snapshot_path(source):
+        from visx.render.snapshot_io import load_snapshot
+
+        snap = load_snapshot(source)
+    else:
+        from visx.render.page_load import render
+
+        snap = render(source, cfg)
+    return analyse(snap, cfg)
+
+
+def analyse(snapshot: PageSnapshot, config: Config | None = None) -> Extraction:
+    """Run every stage after rendering on ``snapshot``."""
+    cfg = config or Config()
+    timings: dict[str, float] = {k: v for k, v in snapshot.timings.items() if k != "launch"}
+    t = time.perf_counter()
+    cleaned = _clean(snapshot, cfg)
+    timings["clean"] = _lap(t)
+    t = time.perf_counter()
+    from visx.mine import mine
+
+    regions = mine(snapshot, cleaned, cfg.mine)
+    timings["mine"] = _lap(t)
+    out = Extraction(
+        snapshot=snapshot,
+        cleaned=cleaned,
+        regions=regions,
+        timings=timings,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+    if not regions:
+        out.warnings.append(f"{snapshot.source}: no repeated records found")
+    _tabulate(out, cfg)
+    return out
+
+
+def _clean(snapshot: PageSnapshot, cfg: Config) -> Cleaned:
+    n = len(snapshot.nodes)
+    if not cfg.clean.enabled:
+        return Cleaned(removed=[], dropped=bytearray(n))
+    from visx.clean import clean
+
+    return clean(snapshot, cfg.clean)
+
+
+def _tabulate(out: Extraction, cfg: Config) -> None:
+    """Align each region's records and build its typed table."""
+    try:
+        from visx.align import align_region
+        from visx.schema import build_table
+    except ImportError:  # the table stages are optional until installed
+        return
+    t = time.perf_counter()
+    nodes = out.snapshot.nodes
+    alignments = [align_region(nodes, rg, cfg) for rg in out.regions]
+    out.timings["align"] = _lap(t)
+    t = time.perf_counter()
+    out.tables = [build_table(nodes, rg, al, cfg) for rg, al in zip(out.regions, alignments, strict=True)]
+    out.timings["schema"] = _lap(t)
+
+
+def _lap(t: float) -> float:
+    return round(time.perf_counter() - t, 4)
