@@ -5,15 +5,13 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
-
 from visx.config import MineConfig
 from visx.mine import stats as stats_mod
 from visx.mine import tagstring
 from visx.mine.mdr import candidates_for, distance
 from visx.mine.rank import rank
 from visx.mine.records import merge_split_rows, region_from
-from visx.mine.thresholds import CONTAINER_TEXT_SHARE, VISUAL_RELAX
+from visx.mine.thresholds import CONTAINER_TEXT_SHARE, MIN_BLOCK_RECORDS, VISUAL_RELAX
 from visx.model import Cleaned, NodeTable, PageSnapshot, Region, union_bbox
 
 __all__ = ["mine"]
@@ -53,18 +51,27 @@ def drop_covered(
     region covering it (two page columns, each holding a long list).
     """
     order = sorted(regions, key=lambda rg: (nodes[rg.parent].depth, rg.parent))
-    covered_by: dict[int, list[Region]] = {}
+    n = len(nodes)
+    owner = [-1] * n  # top region holding each node in one of its records
+    rec_of = [-1] * n  # ... and which record
     tops: list[Region] = []
+    covered_by: dict[int, list[Region]] = {}
     for rg in order:
-        outer = next((o for o in tops if _covers(nodes, o, rg)), None)
-        if outer is None:
-            tops.append(rg)
-        else:
-            covered_by.setdefault(id(outer), []).append(rg)
+        o = owner[rg.records[0].parts[0]]
+        if o >= 0 and all(owner[q] == o for r in rg.records for q in r.parts):
+            covered_by.setdefault(o, []).append(rg)
+            continue
+        tid = len(tops)
+        tops.append(rg)
+        for k, r in enumerate(rg.records):
+            for p in r.parts:
+                end = nodes[p].end
+                owner[p:end] = [tid] * (end - p)
+                rec_of[p:end] = [k] * (end - p)
     out: list[Region] = []
-    for top in tops:
-        inner = covered_by.get(id(top), [])
-        merged = _merge_blocks(nodes, ts, st, top, inner, threshold)
+    for tid, top in enumerate(tops):
+        inner = covered_by.get(tid, [])
+        merged = _merge_blocks(nodes, ts, st, top, inner, rec_of, threshold)
         if merged is not None:
             out.append(merged)
             continue
@@ -73,18 +80,14 @@ def drop_covered(
     return out
 
 
-def _covers(nodes: NodeTable, outer: Region, inner: Region) -> bool:
-    parts = sorted(_parts(outer))
-    for r in inner.records:
-        for q in r.parts:
-            k = bisect_right(parts, q) - 1
-            if k < 0 or not nodes.is_ancestor(parts[k], q):
-                return False
-    return True
-
-
 def _merge_blocks(
-    nodes: NodeTable, ts: tagstring.TagStrings, st: stats_mod.Stats, top: Region, inner: list[Region], threshold: float
+    nodes: NodeTable,
+    ts: tagstring.TagStrings,
+    st: stats_mod.Stats,
+    top: Region,
+    inner: list[Region],
+    rec_of: list[int],
+    threshold: float,
 ) -> Region | None:
     """One region from alike inner regions spread over several records of ``top``."""
     if len(inner) < 2:
@@ -99,17 +102,18 @@ def _merge_blocks(
         rg for rg in blocks
         if distance("".join(ts.strings[p] for p in rg.records[0].parts), ref, relaxed) <= relaxed
     ]
-    holders = {}
-    for rg in alike:
-        q = rg.records[0].parts[0]
-        h = next(r for r in top.records if any(nodes.is_ancestor(p, q) for p in r.parts))
-        holders[id(h)] = h
+    holders = {rec_of[rg.records[0].parts[0]] for rg in alike}
     n = sum(len(rg.records) for rg in alike)
     if len(holders) < 2 or n <= len(top.records):
         return None
+    # Blocks of several records each, and records, not single fields.
+    inner_recs = [r for rg in alike for r in rg.records]
+    richness = sum(sum(st.text_leaves[p] + st.media[p] for p in r.parts) for r in inner_recs) / n
+    if n < MIN_BLOCK_RECORDS * len(holders) or richness < 2:
+        return None
     # The outer records must be mere containers: the blocks hold most of their text.
     inner_chars = sum(st.chars(r.parts) for rg in alike for r in rg.records)
-    outer_chars = sum(st.chars(h.parts) for h in holders.values())
+    outer_chars = sum(st.chars(top.records[k].parts) for k in holders)
     if inner_chars < CONTAINER_TEXT_SHARE * outer_chars:
         return None
     alike.sort(key=lambda rg: rg.parent)
@@ -122,7 +126,3 @@ def _merge_blocks(
         gn_size=big.gn_size,
         evidence={"tag_distance": big.evidence.get("tag_distance", 0.0), "merged_blocks": len(alike)},
     )
-
-
-def _parts(rg: Region) -> list[int]:
-    return [p for r in rg.records for p in r.parts]

@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from visx.config import MineConfig
 from visx.mine import leafpaths, tagstring
 from visx.mine import stats as stats_mod
+from visx.mine.mdr import class_key, distance
 from visx.mine.rank import rank
 from visx.mine.records import record_of
 from visx.mine.stats import Stats
@@ -87,6 +88,16 @@ MAX_REGIONS = 12
 # DRMining rounds per page, successful or not: bounds the time on pages
 # where many clusters yield no records (each round is one pass).
 MAX_ROUNDS = 4 * MAX_REGIONS
+
+# Records must repeat (see ``record_mining``): consecutive records count as
+# alike at this normalized tag-string edit distance, looser than MDR's 0.3
+# because DRMining's records are whole children with their optional parts,
+# and a layout split (header, body, footer) is far beyond it.
+LIKENESS = 0.5
+USE_TEMPLATE = False
+WALK_PAST_LAYOUT = True
+# Share of consecutive record pairs that must be alike.
+REPEAT_SHARE = 0.5
 
 __all__ = ["DataRegion", "dr_mining", "mine_drmining", "ocq", "record_mining", "runs_at"]
 
@@ -183,25 +194,51 @@ def dr_mining(values: list[int], xi: float = OCQ_XI) -> DataRegion | None:
 
 
 def record_mining(nodes: NodeTable, ts: TagStrings, stats: Stats, first_leaf: int, last_leaf: int) -> tuple[int, list[int]]:
-    """Recordmining over the leaves ``first_leaf..last_leaf``: (records' parent, record elements)."""
+    """Recordmining over the leaves ``first_leaf..last_leaf``: (records' parent, record elements).
+
+    Beyond the source, children that repeat stop the walk even when one of
+    them is large (one record with a long sub-list), and children that do
+    not repeat (a page layout of header, body and footer) do not end it:
+    the walk goes on into the largest child.
+    """
     t = leafpaths.common_ancestor(nodes, first_leaf, last_leaf)
     size = ts.size
     while True:
-        ch = ts.children[t]
-        if not ch:
-            break
-        big = max(ch, key=lambda c: size[c])
-        if size[big] > FACTOR * size[t]:
-            t = big
-        else:
-            break
+        recs = _filter(nodes, ts, stats, t)
+        if len(recs) >= 2 and _repeats(nodes, ts, recs):
+            return t, recs
+        if not ts.children[t]:
+            return t, []
+        big = max(ts.children[t], key=lambda c: size[c])
+        if size[big] <= FACTOR * size[t] and len(recs) >= 2 and WALK_PAST_LAYOUT is False:
+            return t, recs
+        t = big
+
+
+def _filter(nodes: NodeTable, ts: TagStrings, stats: Stats, t: int) -> list[int]:
+    """The most frequent tag stays; another tag stays only at avgsize/2 or more."""
     recs = ts.children[t]
     if not recs:
-        return t, []
+        return []
     tag = Counter(nodes[c].tag for c in recs).most_common(1)[0][0]
-    avgsize = (size[t] - 1) / len(recs)
-    keep = [c for c in recs if not (nodes[c].tag != tag and size[c] < avgsize / 2)]
-    return t, [c for c in keep if stats.has_content([c])]
+    avgsize = (ts.size[t] - 1) / len(recs)
+    keep = [c for c in recs if not (nodes[c].tag != tag and ts.size[c] < avgsize / 2)]
+    return [c for c in keep if stats.has_content([c])]
+
+
+def _same_template(nodes: NodeTable, a: int, b: int) -> bool:
+    """The same tag and the same non-empty classes: one template, optional parts aside."""
+    ka = class_key(nodes, a)
+    return bool(ka[1]) and ka == class_key(nodes, b)
+
+
+def _repeats(nodes: NodeTable, ts: TagStrings, recs: list[int]) -> bool:
+    """At least REPEAT_SHARE of consecutive records have tag strings within LIKENESS."""
+    pairs = list(zip(recs, recs[1:], strict=False))
+    alike = sum(
+        distance(ts.strings[a], ts.strings[b], LIKENESS) <= LIKENESS or (USE_TEMPLATE and _same_template(nodes, a, b)) for a, b in pairs
+    )
+    return alike >= REPEAT_SHARE * len(pairs)
 
 
 def mine_drmining(snapshot: PageSnapshot, cleaned: Cleaned | None, cfg: MineConfig) -> list[Region]:

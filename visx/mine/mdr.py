@@ -93,16 +93,17 @@ def candidates_for(
         return []
     relaxed = threshold + VISUAL_RELAX if visual else threshold
     found: list[Candidate] = []
+    pos = {x: i for i, x in enumerate(children)}
     for r in range(1, min(k, c // 2) + 1):
         for s in range(r):
             run: list[list[int]] = []
             dists: list[float] = []
             j = s
-            prev = "".join(strings[x] for x in children[j : j + r])
+            prev = strings[children[j]] if r == 1 else "".join(strings[x] for x in children[j : j + r])
             while j + 2 * r <= c:
                 a_nodes = children[j : j + r]
                 b_nodes = children[j + r : j + 2 * r]
-                cur = "".join(strings[x] for x in b_nodes)
+                cur = strings[b_nodes[0]] if r == 1 else "".join(strings[x] for x in b_nodes)
                 d = distance(prev, cur, relaxed)
                 ok = d <= threshold or (
                     d <= relaxed and (_same_classes(nodes, a_nodes, b_nodes) or _lined_up(nodes, a_nodes, b_nodes))
@@ -113,11 +114,11 @@ def candidates_for(
                     run.append(b_nodes)
                     dists.append(d)
                 else:
-                    _close(found, parent, r, run, dists, children, stats)
+                    _close(found, parent, r, run, dists, pos, stats)
                     run, dists = [], []
                 prev = cur
                 j += r
-            _close(found, parent, r, run, dists, children, stats)
+            _close(found, parent, r, run, dists, pos, stats)
     return _select(found, children, strings, threshold)
 
 
@@ -127,7 +128,7 @@ def _close(
     r: int,
     run: list[list[int]],
     dists: list[float],
-    children: list[int],
+    pos: dict[int, int],
     stats: Stats,
 ) -> None:
     if len(run) < 2:
@@ -135,7 +136,6 @@ def _close(
     # Generalized nodes without any text or image are spacing, not data.
     if not any(stats.has_content(g) for g in run):
         return
-    pos = {x: i for i, x in enumerate(children)}
     first = pos[run[0][0]]
     last = pos[run[-1][-1]] + 1
     found.append(Candidate(parent, r, run, first, last, sum(dists) / len(dists), []))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from visx.mine.mdr import Candidate, class_key, distance
+from visx.mine.mdr import Candidate, distance
 from visx.mine.stats import Stats
 from visx.mine.tagstring import TagStrings
 from visx.mine.thresholds import (
@@ -167,10 +167,13 @@ def _homogeneous(nodes: NodeTable, ts: TagStrings, stats: Stats, flat: list[int]
     """
     if len(flat) < 3:
         return None
-    keys = [class_key(nodes, c) for c in flat]
-    top, count = Counter(keys).most_common(1)[0]
-    if top[1] and count >= HOMOGENEOUS_SHARE * len(flat):
-        return [c for c, k in zip(flat, keys, strict=True) if k == top]
+    # The class most children carry (with their tag) marks the record template.
+    tokens = [{(nodes[c].tag, k) for k in nodes[c].classes} for c in flat]
+    counts = Counter(t for ts_ in tokens for t in ts_)
+    if counts:
+        top, count = counts.most_common(1)[0]
+        if count >= HOMOGENEOUS_SHARE * len(flat):
+            return [c for c, t in zip(flat, tokens, strict=True) if top in t]
     relaxed = threshold + VISUAL_RELAX
     sims = [distance(ts.strings[a], ts.strings[b], relaxed) <= relaxed for a, b in zip(flat, flat[1:], strict=False)]
     if sum(sims) >= HOMOGENEOUS_SHARE * len(sims):

@@ -36,12 +36,15 @@ MIN_RECORD_ELEMENTS = 3
 # this share of the children share one template (same tag and classes, or
 # similar tag strings): the long combination only won because odd items
 # broke the runs of single ones.
-HOMOGENEOUS_SHARE = 0.75
+HOMOGENEOUS_SHARE = 0.6
 
 # Alike regions inside several records of an outer region replace it when
 # they hold at least this share of those records' text: the outer records
 # were containers (a grid cut into blocks), not records with a nested list.
 CONTAINER_TEXT_SHARE = 0.6
+# ... and when each container holds at least this many records on average:
+# two or three alike items per record are that record's fields.
+MIN_BLOCK_RECORDS = 3
 
 # Grid rows must hold this share of a region's text for their cells to be
 # the records; the rest are spacer or control rows between them.
