@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from visx.config import MineConfig
 from visx.mine import leafpaths, tagstring
 from visx.mine import stats as stats_mod
-from visx.mine.mdr import class_key, distance
+from visx.mine.mdr import distance
 from visx.mine.rank import rank
 from visx.mine.records import record_of
 from visx.mine.stats import Stats
@@ -89,15 +89,28 @@ MAX_REGIONS = 12
 # where many clusters yield no records (each round is one pass).
 MAX_ROUNDS = 4 * MAX_REGIONS
 
+LITERAL = False
+GRIDS = True
+
 # Records must repeat (see ``record_mining``): consecutive records count as
 # alike at this normalized tag-string edit distance, looser than MDR's 0.3
 # because DRMining's records are whole children with their optional parts,
 # and a layout split (header, body, footer) is far beyond it.
 LIKENESS = 0.5
-USE_TEMPLATE = False
-WALK_PAST_LAYOUT = True
-# Share of consecutive record pairs that must be alike.
-REPEAT_SHARE = 0.5
+# Share of the records that must have a like record near them.
+REPEAT_SHARE = 0.8
+# "Near": this many siblings ahead. Lists interleave ads or alternate two
+# record kinds (a promoted block between plain ones); a window of 3 sees
+# past an odd one out.
+REPEAT_WINDOW = 3
+
+# Grid rows (see ``grid_cells``): cells must hold this many elements to be
+# records rather than table cells of one record (MDR uses the same floor).
+MIN_CELL_ELEMENTS = 3
+# Share of the records that must be grid rows for their cells to be the records.
+GRID_ROW_SHARE = 0.5
+# Pixels: cells whose tops differ by less than this are on one line.
+ROW_TOP_TOLERANCE = 4.0
 
 __all__ = ["DataRegion", "dr_mining", "mine_drmining", "ocq", "record_mining", "runs_at"]
 
@@ -193,24 +206,27 @@ def dr_mining(values: list[int], xi: float = OCQ_XI) -> DataRegion | None:
     return best
 
 
-def record_mining(nodes: NodeTable, ts: TagStrings, stats: Stats, first_leaf: int, last_leaf: int) -> tuple[int, list[int]]:
+def record_mining(
+    nodes: NodeTable, ts: TagStrings, stats: Stats, first_leaf: int, last_leaf: int, *, literal: bool = False
+) -> tuple[int, list[int]]:
     """Recordmining over the leaves ``first_leaf..last_leaf``: (records' parent, record elements).
 
-    Beyond the source, children that repeat stop the walk even when one of
-    them is large (one record with a long sub-list), and children that do
-    not repeat (a page layout of header, body and footer) do not end it:
-    the walk goes on into the largest child.
+    ``literal=True`` is the source's walk: into the child holding more than
+    ``FACTOR`` of the elements while there is one. The default adds a
+    repetition test (see the module docstring): the walk stops at the first
+    node whose children repeat, and goes on into the largest child while
+    they do not.
     """
     t = leafpaths.common_ancestor(nodes, first_leaf, last_leaf)
     size = ts.size
     while True:
         recs = _filter(nodes, ts, stats, t)
-        if len(recs) >= 2 and _repeats(nodes, ts, recs):
-            return t, recs
         if not ts.children[t]:
-            return t, []
+            return t, recs
+        if not literal and len(recs) >= 2 and _repeats(ts, recs):
+            return t, recs
         big = max(ts.children[t], key=lambda c: size[c])
-        if size[big] <= FACTOR * size[t] and len(recs) >= 2 and WALK_PAST_LAYOUT is False:
+        if literal and size[big] <= FACTOR * size[t]:
             return t, recs
         t = big
 
@@ -226,19 +242,57 @@ def _filter(nodes: NodeTable, ts: TagStrings, stats: Stats, t: int) -> list[int]
     return [c for c in keep if stats.has_content([c])]
 
 
-def _same_template(nodes: NodeTable, a: int, b: int) -> bool:
-    """The same tag and the same non-empty classes: one template, optional parts aside."""
-    ka = class_key(nodes, a)
-    return bool(ka[1]) and ka == class_key(nodes, b)
+def _repeats(ts: TagStrings, recs: list[int]) -> bool:
+    """At least REPEAT_SHARE of the records have a like one among their REPEAT_WINDOW next siblings or previous ones."""
+    n = len(recs)
+    alike = [False] * n
+    strings = ts.strings
+    for i in range(n):
+        for j in range(i + 1, min(n, i + 1 + REPEAT_WINDOW)):
+            if alike[i] and alike[j]:
+                continue
+            if distance(strings[recs[i]], strings[recs[j]], LIKENESS) <= LIKENESS:
+                alike[i] = alike[j] = True
+    return sum(alike) >= REPEAT_SHARE * n
 
 
-def _repeats(nodes: NodeTable, ts: TagStrings, recs: list[int]) -> bool:
-    """At least REPEAT_SHARE of consecutive records have tag strings within LIKENESS."""
-    pairs = list(zip(recs, recs[1:], strict=False))
-    alike = sum(
-        distance(ts.strings[a], ts.strings[b], LIKENESS) <= LIKENESS or (USE_TEMPLATE and _same_template(nodes, a, b)) for a, b in pairs
-    )
-    return alike >= REPEAT_SHARE * len(pairs)
+def grid_cells(nodes: NodeTable, ts: TagStrings, stats: Stats, recs: list[int]) -> list[int] | None:
+    """The cells of the records, when the records are rows of a grid of record-like cells.
+
+    A row qualifies when its content children repeat, each looks like a
+    record (``MIN_CELL_ELEMENTS`` elements, two texts or images) and two of
+    them sit side by side. Rows that do not qualify (a heading above the
+    grid) are dropped; at least ``GRID_ROW_SHARE`` of the records must be
+    grid rows.
+    """
+    out: list[int] = []
+    rows = 0
+    for r in recs:
+        cs = _filter(nodes, ts, stats, r)
+        if not cs or not all(_record_like(ts, stats, c) for c in cs):
+            continue
+        if len(cs) == 1:
+            out.extend(cs)  # an incomplete last row
+            continue
+        if _repeats(ts, cs) and _side_by_side(nodes, cs):
+            rows += 1
+            out.extend(cs)
+    if rows == 0 or rows < GRID_ROW_SHARE * len(recs):
+        return None
+    return out
+
+
+def _record_like(ts: TagStrings, stats: Stats, c: int) -> bool:
+    return ts.size[c] >= MIN_CELL_ELEMENTS and stats.text_leaves[c] + stats.media[c] >= 2
+
+
+def _side_by_side(nodes: NodeTable, cs: list[int]) -> bool:
+    """Two consecutive cells on one line: the same top, the second right of the first."""
+    for a, b in zip(cs, cs[1:], strict=False):
+        na, nb = nodes[a], nodes[b]
+        if abs(na.y - nb.y) <= ROW_TOP_TOLERANCE and nb.x >= na.x + na.w - ROW_TOP_TOLERANCE:
+            return True
+    return False
 
 
 def mine_drmining(snapshot: PageSnapshot, cleaned: Cleaned | None, cfg: MineConfig) -> list[Region]:
@@ -262,7 +316,11 @@ def mine_drmining(snapshot: PageSnapshot, cleaned: Cleaned | None, cfg: MineConf
         if dr is None:
             continue
         first, last = lo + dr.start, lo + dr.end  # leaves covered by the run, inclusive
-        parent, parts = record_mining(nodes, ts, st, leaf_ids[first], leaf_ids[last])
+        parent, parts = record_mining(nodes, ts, st, leaf_ids[first], leaf_ids[last], literal=LITERAL)
+        cells = grid_cells(nodes, ts, st, parts) if GRIDS and len(parts) >= 2 else None
+        kind = "list"
+        if cells is not None and len(cells) > len(parts):
+            parts, kind = cells, "grid"
         taken = (first, last)
         if len(parts) >= 2:
             span = _leaf_span(nodes, leaf_ids, lo, hi, parts)
@@ -270,7 +328,7 @@ def mine_drmining(snapshot: PageSnapshot, cleaned: Cleaned | None, cfg: MineConf
                 taken = span
             if parent not in seen:
                 seen.add(parent)
-                regions.append(_region(nodes, parent, parts, dr, last - first + 1))
+                regions.append(_region(nodes, parent, parts, dr, last - first + 1, kind))
         for a, b in ((lo, taken[0]), (taken[1] + 1, hi)):
             if b - a >= MIN_SEGMENT_LEAVES:
                 heapq.heappush(todo, (a - b, a, b))
@@ -284,13 +342,13 @@ def _leaf_span(nodes: NodeTable, leaf_ids: list[int], lo: int, hi: int, parts: l
     return (inside[0], inside[-1]) if inside else None
 
 
-def _region(nodes: NodeTable, parent: int, parts: list[int], dr: DataRegion, n_leaves: int) -> Region:
+def _region(nodes: NodeTable, parent: int, parts: list[int], dr: DataRegion, n_leaves: int, kind: str) -> Region:
     records = [record_of(nodes, [p]) for p in parts]
     return Region(
         parent=parent,
         records=records,
         bbox=union_bbox([r.bbox for r in records]),
-        kind="list",
+        kind=kind,
         gn_size=1,
         evidence={"dr_h": float(dr.h), "dr_ocq": round(dr.ocq, 4), "dr_leaves": float(n_leaves)},
         miner="drmining",

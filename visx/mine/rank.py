@@ -15,6 +15,8 @@ from visx.mine.thresholds import (
     MENU_PENALTY,
     MENU_TEXT_CHARS,
     NAV_CONTAINER_PENALTY,
+    STRICT_DISTANCE,
+    TWO_RECORD_WEIGHT,
 )
 from visx.model import Cleaned, NodeTable, Region
 
@@ -50,7 +52,10 @@ def score(nodes: NodeTable, stats: Stats, region: Region, page_w: float, page_h:
     ev["mean_text_leaves"] = round(mean_leaves, 2)
     ev["mean_media"] = round(mean_media, 2)
     ev["area_share"] = round(area, 4)
-    s = math.log1p(n) * math.log1p(mean_chars)
+    # Two records are weak evidence of a list; the tag distance says how alike they are.
+    two = TWO_RECORD_WEIGHT * (TWO_RECORD_WEIGHT if ev.get("tag_distance", 0.0) > STRICT_DISTANCE else 1.0)
+    s = math.log1p(n) * math.log1p(mean_chars) * (two if n == 2 else 1.0)
+    s *= 1.0 - min(0.9, float(ev.get("tag_distance", 0.0)))
     s *= 1.0 + min(mean_leaves, 6.0) / 4.0 + min(mean_media, 1.0) * 0.5
     s *= math.sqrt(max(area, 1e-6))
     penalty = 1.0

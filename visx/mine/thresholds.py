@@ -65,3 +65,9 @@ MENU_PENALTY = 0.35
 # Weight of a region entirely in the lowest share of the page (footer lists).
 BOTTOM_SHARE = 0.12
 BOTTOM_PENALTY = 0.5
+# Weight of a region of only two records: two alike blocks are often layout
+# (two page columns, two promo boxes) rather than a list.
+TWO_RECORD_WEIGHT = 0.5
+# ... weighed again when the two are alike only with the visual relaxation
+# (tag distance above MDR's default T).
+STRICT_DISTANCE = 0.3
