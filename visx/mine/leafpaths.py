@@ -14,6 +14,8 @@ the block after it, look like one run.
 
 from __future__ import annotations
 
+import itertools
+
 from visx.mine.stats import MEDIA_TAGS
 from visx.mine.tagstring import TagStrings
 from visx.model import NodeTable
@@ -42,7 +44,7 @@ def similarities(nodes: NodeTable, leaf_ids: list[int]) -> list[int]:
     """Common-prefix length of each pair of consecutive leaf paths (n - 1 values)."""
     table = nodes.nodes
     out: list[int] = []
-    for a, b in zip(leaf_ids, leaf_ids[1:], strict=False):
+    for a, b in itertools.pairwise(leaf_ids):
         x = a
         # Pre-order: the ancestor of ``a`` whose subtree reaches ``b`` is their LCA.
         while x >= 0 and not (x <= b < table[x].end):

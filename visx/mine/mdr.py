@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from rapidfuzz.distance import Levenshtein
 
 from visx.mine.stats import Stats
-from visx.mine.thresholds import LENGTH_RATIO_CUTOFF, MAX_SKIPPED_GAP, VISUAL_RELAX
+from visx.mine.thresholds import LENGTH_RATIO_CUTOFF, MAX_SKIPPED_GAP, RELAXED_COVERAGE, VISUAL_RELAX
 from visx.model import NodeTable
 
 
@@ -36,7 +36,8 @@ class Candidate:
 
     @property
     def covered(self) -> int:
-        return self.last - self.first - len(self.skipped)
+        """Children spanned, skipped ads and separators included: they sit inside the region."""
+        return self.last - self.first
 
 
 def distance(a: str, b: str, cutoff: float) -> float:
@@ -96,6 +97,7 @@ def candidates_for(
     pos = {x: i for i, x in enumerate(children)}
     for r in range(1, min(k, c // 2) + 1):
         for s in range(r):
+            runs: list[Candidate] = []
             run: list[list[int]] = []
             dists: list[float] = []
             j = s
@@ -114,11 +116,12 @@ def candidates_for(
                     run.append(b_nodes)
                     dists.append(d)
                 else:
-                    _close(found, parent, r, run, dists, pos, stats)
+                    _close(runs, parent, r, run, dists, pos, stats)
                     run, dists = [], []
                 prev = cur
                 j += r
-            _close(found, parent, r, run, dists, pos, stats)
+            _close(runs, parent, r, run, dists, pos, stats)
+            found.extend(_join_across_gaps(runs, children, strings, threshold))
     return _select(found, children, strings, threshold)
 
 
@@ -142,14 +145,19 @@ def _close(
 
 
 def _select(found: list[Candidate], children: list[int], strings: list[str], threshold: float) -> list[Candidate]:
-    """IdentDRs: most children covered first, then the shorter combination, then the earlier start."""
-    found.sort(key=lambda cd: (-cd.covered, cd.r, cd.first))
+    """IdentDRs: most children covered first, then the shorter combination, then the earlier start.
+
+    A run alike only with the visual relaxation counts half its coverage, so a
+    longer combination whose members match strictly wins over it (a title row
+    plus a subtext row, rather than every table row on its own).
+    """
+    found.sort(key=lambda cd: (-cd.covered * (RELAXED_COVERAGE if cd.mean_dist > threshold else 1.0), cd.r, cd.first))
     chosen: list[Candidate] = []
     for cd in found:
         if all(cd.last <= o.first or cd.first >= o.last for o in chosen):
             chosen.append(cd)
     chosen.sort(key=lambda cd: cd.first)
-    return _join_across_gaps(chosen, children, strings, threshold)
+    return chosen
 
 
 def _join_across_gaps(chosen: list[Candidate], children: list[int], strings: list[str], threshold: float) -> list[Candidate]:

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from statistics import median
 
 from visx.mine.mdr import Candidate, distance
 from visx.mine.stats import Stats
@@ -19,6 +20,8 @@ from visx.mine.thresholds import (
     COLUMN_OVERLAP,
     GRID_TEXT_SHARE,
     HOMOGENEOUS_SHARE,
+    SAME_TEMPLATE_SHARE,
+    PERIOD_MARGIN,
     MIN_RECORD_ELEMENTS,
     VISUAL_RELAX,
 )
@@ -158,33 +161,78 @@ def _grid_cells(nodes: NodeTable, ts: TagStrings, stats: Stats, rows: list[int],
     return out
 
 
-def _homogeneous(nodes: NodeTable, ts: TagStrings, stats: Stats, flat: list[int], threshold: float) -> list[int] | None:
+def _homogeneous(
+    nodes: NodeTable, ts: TagStrings, stats: Stats, groups: list[list[int]], threshold: float
+) -> list[int] | None:
     """The children themselves, when generalized nodes of r > 1 are runs of like items.
 
     Long combinations can win IdentDRs only because a few odd items break
     the runs of single ones; if most children share one template, each is a
-    record and the odd ones are skipped.
+    record and the odd ones are skipped. Not when the members repeat with
+    the period r (a title row, then its subtext row): then the generalized
+    node is the record.
     """
+    # Members without content (an empty ad slot, a rule) say nothing of the period.
+    groups = [[x for x in g if stats.has_content([x])] for g in groups]
+    flat = [x for g in groups for x in g]
     if len(flat) < 3:
         return None
-    # The class most children carry (with their tag) marks the record template.
+    # The class most children carry (with their tag) marks the record template:
+    # when nearly all carry it, that settles it; otherwise a period r says the
+    # generalized node is the record.
     tokens = [{(nodes[c].tag, k) for k in nodes[c].classes} for c in flat]
     counts = Counter(t for ts_ in tokens for t in ts_)
-    if counts:
-        top, count = counts.most_common(1)[0]
-        if count >= HOMOGENEOUS_SHARE * len(flat):
-            return [c for c, t in zip(flat, tokens, strict=True) if top in t]
-    relaxed = threshold + VISUAL_RELAX
-    sims = [distance(ts.strings[a], ts.strings[b], relaxed) <= relaxed for a, b in zip(flat, flat[1:], strict=False)]
+    top, count = counts.most_common(1)[0] if counts else ((" ", " "), 0)
+    if count >= SAME_TEMPLATE_SHARE * len(flat):
+        return [c for c, t in zip(flat, tokens, strict=True) if top in t]
+    if _periodic(ts, groups):
+        return None
+    if count >= HOMOGENEOUS_SHARE * len(flat):
+        return [c for c, t in zip(flat, tokens, strict=True) if top in t]
+    # Without a shared class, neighbours must be alike by MDR's strict threshold.
+    sims = [distance(ts.strings[a], ts.strings[b], threshold) <= threshold for a, b in zip(flat, flat[1:], strict=False)]
     if sum(sims) >= HOMOGENEOUS_SHARE * len(sims):
         return [c for k, c in enumerate(flat) if (k > 0 and sims[k - 1]) or (k < len(sims) and sims[k])]
     return None
 
 
+def _periodic(ts: TagStrings, groups: list[list[int]]) -> bool:
+    """Members at the same place in consecutive groups are closer than neighbours in a group."""
+    within = [distance(ts.strings[a], ts.strings[b], 1.0) for g in groups for a, b in zip(g, g[1:], strict=False)]
+    across = [
+        distance(ts.strings[g[k]], ts.strings[h[k]], 1.0)
+        for g, h in zip(groups, groups[1:], strict=False)
+        for k in range(min(len(g), len(h)))
+    ]
+    if len(groups) < 3 or not within or not across:  # two groups show no period
+        return False
+    # Medians: a few odd members (an ad, a separator) must not make a period.
+    return median(across) + PERIOD_MARGIN < median(within)
+
+
+def _extend_grid(
+    nodes: NodeTable, ts: TagStrings, stats: Stats, cd: Candidate, cells_: list[int], threshold: float
+) -> list[int]:
+    """Add a shorter last (or first) grid row that MDR's length cut-off left out."""
+    sibs = ts.children[cd.parent]
+    relaxed = threshold + VISUAL_RELAX
+    ref = ts.strings[cells_[0]]
+    out = list(cells_)
+    for pos, at_end in ((cd.last, True), (cd.first - 1, False)):
+        if not 0 <= pos < len(sibs):
+            continue
+        row = cells(sibs[pos], ts, stats)
+        if row and (len(row) == 1 or _side_by_side(nodes, row)) and all(
+            distance(ts.strings[c], ref, relaxed) <= relaxed for c in row
+        ):
+            out = out + row if at_end else row + out
+    return out
+
+
 def region_from(nodes: NodeTable, ts: TagStrings, stats: Stats, cd: Candidate, threshold: float) -> Region:
     groups = [_trim(g, stats) for g in cd.gns]
     if cd.r > 1:
-        singles = _homogeneous(nodes, ts, stats, [x for g in groups for x in g], threshold)
+        singles = _homogeneous(nodes, ts, stats, groups, threshold)
         if singles is not None:
             groups = [[c] for c in singles if stats.has_content([c])]
     kind = "list"
@@ -195,6 +243,7 @@ def region_from(nodes: NodeTable, ts: TagStrings, stats: Stats, cd: Candidate, t
     else:
         grid = _grid_cells(nodes, ts, stats, flat, threshold)
         if grid is not None:
+            grid = _extend_grid(nodes, ts, stats, cd, grid, threshold)
             parts_list, kind = [[c] for c in grid], "grid"
         else:
             parts_list = groups

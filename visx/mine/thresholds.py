@@ -19,6 +19,10 @@ LENGTH_RATIO_CUTOFF = 2.0
 # make the tag strings drift.
 VISUAL_RELAX = 0.15
 
+# In IdentDRs a run whose mean tag distance is above T (alike only with the
+# visual relaxation) counts this share of its coverage against strict runs.
+RELAXED_COVERAGE = 0.5
+
 # Geometry counts as "regular" at this score (0..1, see geometry.regularity).
 REGULAR_GEOMETRY = 0.75
 
@@ -37,6 +41,8 @@ MIN_RECORD_ELEMENTS = 3
 # similar tag strings): the long combination only won because odd items
 # broke the runs of single ones.
 HOMOGENEOUS_SHARE = 0.6
+# When this share carries one class, they are like items whatever their order.
+SAME_TEMPLATE_SHARE = 0.9
 
 # Alike regions inside several records of an outer region replace it when
 # they hold at least this share of those records' text: the outer records
@@ -45,6 +51,10 @@ CONTAINER_TEXT_SHARE = 0.6
 # ... and when each container holds at least this many records on average:
 # two or three alike items per record are that record's fields.
 MIN_BLOCK_RECORDS = 3
+
+# Generalized nodes stay whole when their members at the same place are
+# closer (by this margin of mean tag distance) than neighbours inside one.
+PERIOD_MARGIN = 0.05
 
 # Grid rows must hold this share of a region's text for their cells to be
 # the records; the rest are spacer or control rows between them.

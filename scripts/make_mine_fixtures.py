@@ -1,0 +1,138 @@
+"""Write the mining fixtures (fixtures/mine/*.html) and render them to snapshots.
+
+    .venv/bin/python scripts/make_mine_fixtures.py
+
+Each page isolates one layout the miner must handle; tests/test_mine.py
+asserts exact record boundaries on the saved snapshots (no browser needed).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+OUT = ROOT / "fixtures" / "mine"
+
+HEAD = ('<!doctype html><html><head><meta charset="utf-8"><style>body{font:14px sans-serif;margin:0}'
+        " .wrap{width:900px;margin:0 auto}</style></head><body>")
+NAV = ('<header><nav><a href="/">Home</a> <a href="/a">About</a> <a href="/b">Blog</a> '
+       '<a href="/c">Contact</a></nav></header>')
+FOOT = ('<footer><ul><li><a href="/t">Terms</a></li><li><a href="/p">Privacy</a></li>'
+        '<li><a href="/h">Help</a></li></ul></footer>')
+
+
+def page(body: str) -> str:
+    return HEAD + NAV + body + FOOT + "</body></html>"
+
+
+def two_rows() -> str:
+    """Hacker-News style: a title row, a subtext row and a spacer row per item."""
+    rows = []
+    for i in range(1, 9):
+        rows.append(f'<tr class="athing"><td class="rank">{i}.</td><td><a href="/item{i}">Story number {i} '
+                    f'about something</a> <span class="site">(example{i}.com)</span></td></tr>')
+        rows.append(f'<tr><td></td><td class="subtext"><span class="score">{i * 10} points</span> by '
+                    f'<a href="/u{i}">user{i}</a> <span class="age">{i} hours ago</span> | '
+                    f'<a href="/c{i}">{i * 3} comments</a></td></tr>')
+        rows.append('<tr class="spacer" style="height:5px"><td></td></tr>')
+    return page('<div class="wrap"><table id="items">' + "".join(rows) + "</table></div>")
+
+
+def split_table() -> str:
+    """Non-contiguous records: a row of names over a row of prices, two blocks of four."""
+    blocks = []
+    for b in range(2):
+        names = "".join(f'<td style="width:200px"><a href="/p{b * 4 + k}">Product {b * 4 + k} name</a></td>'
+                        for k in range(4))
+        prices = "".join(f'<td style="width:200px"><span style="font-weight:bold;color:#a00">'
+                         f"${(b * 4 + k) * 3 + 9}.99</span></td>" for k in range(4))
+        blocks.append(f'<tr class="names">{names}</tr><tr class="prices">{prices}</tr>')
+    return page('<div class="wrap"><table id="products" style="table-layout:fixed">' + "".join(blocks)
+                + "</table></div>")
+
+
+def grid_table() -> str:
+    """Three products per table row, three rows."""
+    trs = []
+    for r in range(3):
+        tds = "".join(f'<td style="width:280px"><img src="data:," width="100" height="80" alt="p{r * 3 + k}">'
+                      f'<div class="t"><a href="/g{r * 3 + k}">Gadget {r * 3 + k}</a></div>'
+                      f'<div class="pr">${r * 3 + k + 5}.00</div></td>' for k in range(3))
+        trs.append(f"<tr>{tds}</tr>")
+    return page('<div class="wrap"><table id="grid">' + "".join(trs) + "</table></div>")
+
+
+def grid_flex() -> str:
+    """Cards in flex row wrappers of four; the last row holds two."""
+    wr, n = [], 0
+    for k in (4, 4, 2):
+        cards = ""
+        for _ in range(k):
+            cards += (f'<div class="card" style="width:200px;margin:5px"><img src="data:," width="180" '
+                      f'height="100" alt="c{n}"><h4><a href="/c{n}">Card title {n}</a></h4><p>Card text {n}</p></div>')
+            n += 1
+        wr.append(f'<div class="row" style="display:flex">{cards}</div>')
+    return page('<div class="wrap"><div id="cards">' + "".join(wr) + "</div></div>")
+
+
+def ads_between() -> str:
+    """Results with an ad slot after the third and a separator after the sixth."""
+    items = []
+    for i in range(9):
+        items.append(f'<li class="result"><h3><a href="/r{i}">Result title {i}</a></h3><p class="snippet">'
+                     f"Snippet text for result {i} that says something.</p><cite>site{i}.org/page</cite></li>")
+        if i == 2:
+            items.append('<li class="ad"><iframe src="about:blank" width="728" height="90"></iframe></li>')
+        if i == 5:
+            items.append('<li class="sep"><hr></li>')
+    return page('<div class="wrap"><ol id="results">' + "".join(items) + "</ol></div>")
+
+
+def optional_parts() -> str:
+    """A badge on every third item, no price on two of them."""
+    lis = []
+    for i in range(8):
+        badge = '<span class="badge">Sale</span>' if i % 3 == 0 else ""
+        price = "" if i % 4 == 1 else f'<span class="price">${i + 10}.50</span>'
+        lis.append(f'<li class="item"><a href="/o{i}">Optional item {i}</a>{badge}<div class="meta">{price}'
+                   '<span class="stock">In stock</span></div></li>')
+    return page('<div class="wrap"><ul id="list">' + "".join(lis) + "</ul></div>")
+
+
+def several_regions() -> str:
+    """A main list beside a menu, with a breadcrumb, pagination and footer links."""
+    menu = ('<aside style="float:left;width:150px"><ul class="menu">'
+            + "".join(f'<li><a href="/m{i}">Menu {i}</a></li>' for i in range(6)) + "</ul></aside>")
+    crumbs = ('<div class="crumbs"><a href="/">Home</a> › <a href="/s">Search</a> › <span>Results</span></div>')
+    main = ('<main style="margin-left:170px"><div id="main-list">'
+            + "".join(f'<div class="res"><h2><a href="/x{i}">Main result {i} with a longer title</a></h2>'
+                      f"<p>Description of main result number {i}, long enough to matter as data.</p>"
+                      f'<span class="date">2026-11-{i + 1:02d}</span></div>' for i in range(10)) + "</div>")
+    pager = '<div class="pager">' + "".join(f'<a href="/page{i}">{i}</a> ' for i in range(1, 8)) + "</div></main>"
+    return page(crumbs + menu + main + pager)
+
+
+PAGES = {f.__name__: f for f in (two_rows, split_table, grid_table, grid_flex, ads_between, optional_parts,
+                                  several_regions)}
+
+
+def main() -> int:
+    from visx.config import Config, RenderConfig
+    from visx.render import render
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    cfg = Config(render=RenderConfig(javascript=False))
+    for name, make in PAGES.items():
+        html = OUT / f"{name}.html"
+        html.write_text(make(), encoding="utf-8")
+        snap = render(html, cfg)
+        snap.source = f"fixtures/mine/{name}.html"
+        snap.save(OUT / f"{name}.json.gz")
+        print(f"{name}: {len(snap.nodes)} elements")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,116 @@
+"""Mining on saved fixture snapshots: exact record boundaries per layout.
+
+The fixtures are written and rendered by scripts/make_mine_fixtures.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from visx.config import CleanConfig, MineConfig
+from visx.model import PageSnapshot, Region
+from visx.render.snapshot_io import load_snapshot
+
+FIX = Path(__file__).resolve().parent.parent / "fixtures" / "mine"
+
+
+def regions_of(name: str, clean: bool = True) -> tuple[PageSnapshot, list[Region]]:
+    from visx.clean import clean as run_clean
+    from visx.mine import mine
+
+    snap = load_snapshot(FIX / f"{name}.json.gz")
+    cleaned = run_clean(snap, CleanConfig()) if clean else None
+    return snap, mine(snap, cleaned, MineConfig())
+
+
+def xpaths(snap: PageSnapshot, region: Region) -> list[list[str]]:
+    return [[snap.nodes[p].xpath for p in r.parts] for r in region.records]
+
+
+def test_two_rows_per_record() -> None:
+    snap, regions = regions_of("two_rows")
+    main = regions[0]
+    base = "/html/body/div/table/tbody/tr"
+    # Title row + subtext row per item; the empty spacer row belongs to no record.
+    assert xpaths(snap, main) == [[f"{base}[{3 * i + 1}]", f"{base}[{3 * i + 2}]"] for i in range(8)]
+    assert main.records[0].text.startswith("1. Story number 1")
+    assert "10 points" in main.records[0].text
+
+
+def test_non_contiguous_records_are_columns() -> None:
+    snap, regions = regions_of("split_table")
+    main = regions[0]
+    assert main.kind == "split"
+    base = "/html/body/div/table/tbody/tr"
+    want = [
+        [f"{base}[{2 * b + 1}]/td[{k + 1}]", f"{base}[{2 * b + 2}]/td[{k + 1}]"] for b in range(2) for k in range(4)
+    ]
+    assert xpaths(snap, main) == want
+    assert [r.text for r in main.records[:2]] == ["Product 0 name $9.99", "Product 1 name $12.99"]
+
+
+def test_grid_in_table_rows() -> None:
+    snap, regions = regions_of("grid_table")
+    main = regions[0]
+    assert main.kind == "grid"
+    base = "/html/body/div/table/tbody/tr"
+    assert xpaths(snap, main) == [[f"{base}[{r + 1}]/td[{k + 1}]"] for r in range(3) for k in range(3)]
+
+
+def test_grid_in_flex_rows_with_short_last_row() -> None:
+    snap, regions = regions_of("grid_flex")
+    main = regions[0]
+    base = "/html/body/div/div/div"
+    want = [[f"{base}[{r + 1}]/div[{k + 1}]"] for r, n in enumerate((4, 4, 2)) for k in range(n)]
+    assert xpaths(snap, main) == want
+    # The short last row is part of the grid, not a region of its own.
+    assert not any(len(rg.records) == 2 and rg.parent == main.records[-1].parts[0] for rg in regions)
+
+
+def test_ads_and_separators_are_skipped() -> None:
+    snap, regions = regions_of("ads_between")
+    main = regions[0]
+    base = "/html/body/div/ol/li"
+    # li[4] is the ad slot, li[8] the separator.
+    assert xpaths(snap, main) == [[f"{base}[{i}]"] for i in (1, 2, 3, 5, 6, 7, 9, 10, 11)]
+
+
+def test_optional_parts_stay_in_one_region() -> None:
+    snap, regions = regions_of("optional_parts")
+    main = regions[0]
+    assert xpaths(snap, main) == [[f"/html/body/div/ul/li[{i + 1}]"] for i in range(8)]
+    assert "Sale" in main.records[0].text and "Sale" not in main.records[1].text
+    assert "$" not in main.records[1].text
+
+
+def test_main_list_ranks_above_menus_and_pagination() -> None:
+    snap, regions = regions_of("several_regions", clean=False)
+    main = regions[0]
+    assert snap.nodes[main.parent].id == "main-list"
+    assert len(main.records) == 10
+    others = {snap.nodes[rg.parent].label: rg.rank for rg in regions[1:]}
+    # Menus, pagination and footer links exist as regions but rank below the list.
+    assert any(label.startswith("div.pager") for label in others)
+    assert any(label.startswith("ul.menu") for label in others)
+    assert all(rg.score < main.score for rg in regions[1:])
+    assert [rg.rank for rg in regions] == list(range(1, len(regions) + 1))
+
+
+def test_mining_does_not_mutate_its_input() -> None:
+    from visx.mine import mine
+
+    snap = load_snapshot(FIX / "optional_parts.json.gz")
+    before = [(n.vis, n.text, n.children[:]) for n in snap.nodes.nodes]
+    mine(snap, None, MineConfig())
+    assert before == [(n.vis, n.text, n.children[:]) for n in snap.nodes.nodes]
+
+
+@pytest.mark.parametrize("threshold", [0.2, 0.3, 0.4])
+def test_threshold_is_honoured(threshold: float) -> None:
+    from visx.mine import mine
+
+    snap = load_snapshot(FIX / "ads_between.json.gz")
+    regions = mine(snap, None, MineConfig(threshold=threshold))
+    assert len(regions[0].records) == 9
