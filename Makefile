@@ -32,6 +32,10 @@ test: browser lint
 
 bench: browser
 	$(PY) scripts/bench_render.py
+	$(PY) scripts/bench_mine.py
+
+eval: browser
+	$(PY) scripts/eval.py ../shared/testbed/dev --out out/eval
 
 clean:
 	rm -rf out .pytest_cache .mypy_cache .ruff_cache

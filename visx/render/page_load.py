@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
@@ -28,6 +30,7 @@ from visx.errors import (
 from visx.model import ATTR_NAMES, STYLE_PROPS, PageSnapshot
 from visx.render.browser import ENGINE, OFFLINE_ARGS
 from visx.render.snapshot_io import snapshot_from_dom
+from visx.render.thresholds import CAPTURE_ALLOWANCE_S
 
 if TYPE_CHECKING:
     from playwright.async_api import Page, Response, Route
@@ -92,7 +95,7 @@ def classify(source: str | Path) -> Source:
     if isinstance(source, Path):
         return _file_source(source)
     s = source.strip()
-    if s.startswith("<") or "\n" in s and "<" in s:
+    if s.startswith("<") or ("\n" in s and "<" in s):
         return Source("html", source, "<html string>")
     low = s.lower()
     if low.startswith(("http://", "https://")):
@@ -173,17 +176,52 @@ async def render_page(
         java_script_enabled=cfg.javascript,
         ignore_https_errors=False,
     )
+    crash = asyncio.Event()
     try:
-        return await _load(context, src, cfg, block, launch_s, action)
+        return await _bounded(_load(context, src, cfg, block, launch_s, action, crash), src, cfg, crash)
     finally:
-        try:
+        with contextlib.suppress(Exception):  # context died with a crashed page
             await context.close()
-        except Exception:  # context died with a crashed page
-            pass
+
+
+async def _bounded(
+    load: Coroutine[Any, Any, PageSnapshot], src: Source, cfg: RenderConfig, crash: asyncio.Event
+) -> PageSnapshot:
+    """Run ``load`` until it ends, the page crashes, or the hard time cap passes.
+
+    A crashed tab leaves pending calls (a CDP command, an evaluate) waiting
+    forever, and the ``action`` hook and the capture have no timeout of
+    their own; racing against the crash event and a cap keeps every render finite.
+    """
+    task = asyncio.ensure_future(load)
+    crashed = asyncio.ensure_future(crash.wait())
+    cap = cfg.timeout_s + CAPTURE_ALLOWANCE_S
+    try:
+        await asyncio.wait({task, crashed}, timeout=cap, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        crashed.cancel()
+    if task.done():
+        return task.result()
+    task.cancel()
+    with contextlib.suppress(BaseException):
+        await task
+    if crash.is_set():
+        raise _crash_error(src)
+    raise RenderTimeoutError(
+        f"{src.label}: the page stopped responding ({cap:g} s without finishing); "
+        "retry, raise the timeout (--timeout), or try --no-js",
+        source=src.label,
+    )
 
 
 async def _load(
-    context: Any, src: Source, cfg: RenderConfig, block: bool, launch_s: float, action: PageAction | None
+    context: Any,
+    src: Source,
+    cfg: RenderConfig,
+    block: bool,
+    launch_s: float,
+    action: PageAction | None,
+    crash: asyncio.Event,
 ) -> PageSnapshot:
     from playwright.async_api import Error as PlaywrightError
     from playwright.async_api import TimeoutError as PlaywrightTimeout
@@ -197,8 +235,20 @@ async def _load(
         return max(1.0, (deadline - time.perf_counter()) * 1000)
 
     if block:
+        navigations: list[str] = []
+
         async def guard(route: Route) -> None:
-            if route.request.url.startswith(("file:", "data:", "blob:", "about:")):
+            req = route.request
+            if req.is_navigation_request() and req.frame.parent_frame is None:
+                # A local page renders as saved: a <meta refresh> (followed even
+                # with JS off) must not carry the main frame to another page.
+                if navigations:
+                    # 204 keeps the current document; an abort would commit an error page.
+                    notes.append(f"blocked a redirect of the page to {req.url[:200]}")
+                    await route.fulfill(status=204)
+                    return
+                navigations.append(req.url)
+            if req.url.startswith(("file:", "data:", "blob:", "about:")):
                 await route.continue_()
             else:
                 await route.abort("blockedbyclient")
@@ -209,13 +259,16 @@ async def _load(
 
     async def on_dialog(d: Any) -> None:
         notes.append(f"dialog {d.type} dismissed: {d.message[:200]}")
-        try:
+        with contextlib.suppress(PlaywrightError):  # page closed meanwhile
             await d.dismiss()
-        except PlaywrightError:
-            pass
 
     page.on("dialog", on_dialog)
-    page.on("crash", lambda _p: crashed.append(True))
+
+    def on_crash(_p: Any) -> None:
+        crashed.append(True)
+        crash.set()
+
+    page.on("crash", on_crash)
 
     def on_response(r: Response) -> None:
         if not main_response and r.request.is_navigation_request() and r.frame == page.main_frame:
@@ -321,8 +374,8 @@ def _check_response(src: Source, status: int, ctype: str, cfg: RenderConfig) -> 
 def _map_error(src: Source, e: Exception, crashed: list[bool], responses: list[Response]) -> RenderError:
     msg = str(e)
     label = src.label
-    if crashed or "crash" in msg.lower() and "Target" in msg:
-        return PageCrashedError(f"{label}: the browser tab crashed while rendering; retry, or try --no-js", source=label)
+    if crashed or ("crash" in msg.lower() and "Target" in msg):
+        return _crash_error(src)
     if responses:
         ctype = responses[0].headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype and ctype not in _HTML_TYPES:
@@ -331,8 +384,15 @@ def _map_error(src: Source, e: Exception, crashed: list[bool], responses: list[R
                 source=label,
                 content_type=ctype,
             )
-    if "Download is starting" in msg or "ERR_ABORTED" in msg and responses:
+    if "Download is starting" in msg or ("ERR_ABORTED" in msg and responses):
         return NonHtmlContentError(f"{label}: the server sent a download, not an HTML page", source=label)
+    if "ERR_UNSAFE_PORT" in msg:
+        port = urlparse(src.value).port
+        return UnreachableError(
+            f"{label}: Chromium refuses to connect to port {port} (ERR_UNSAFE_PORT, a port "
+            "reserved for other protocols); serve the page on another port",
+            source=label,
+        )
     if "ERR_NAME_NOT_RESOLVED" in msg or "ERR_NAME_RESOLUTION_FAILED" in msg:
         host = urlparse(src.value).hostname or label
         return DnsError(f"{label}: host {host!r} does not resolve; check the spelling and your network", source=label)
@@ -348,6 +408,12 @@ def _map_error(src: Source, e: Exception, crashed: list[bool], responses: list[R
         return SourceNotFoundError(f"{label}: no such file", source=label)
     first = msg.strip().splitlines()[0] if msg.strip() else type(e).__name__
     return RenderError(f"{label}: rendering failed ({first}); retry, or try --no-js", source=label)
+
+
+def _crash_error(src: Source) -> PageCrashedError:
+    return PageCrashedError(
+        f"{src.label}: the browser tab crashed while rendering; retry, or try --no-js", source=src.label
+    )
 
 
 async def _settle(page: Page, cfg: RenderConfig, remaining_ms: Callable[[], float], notes: list[str]) -> bool:
