@@ -56,8 +56,9 @@ Recordmining alone is kept as ``record_mining(..., literal=True)``):
   footer.
 - The walk therefore stops at the first node whose children repeat (even
   when one record is big, e.g. one with a long sub-list), and while the
-  children do not repeat it goes on into the largest child whatever its
-  share. ``FACTOR`` only rules the literal walk.
+  children do not repeat it goes on into the largest child that holds
+  some of the cluster's leaves, whatever its share. ``FACTOR`` only rules
+  the literal walk.
 - A cluster inside one record (a perfectly regular sequence makes Ocq pick
   the within-record runs) finds nothing below T; then the records are at
   the first ancestor of T whose children repeat.
@@ -259,6 +260,10 @@ def record_mining(
         big = max(ts.children[t], key=lambda c: size[c])
         if literal and size[big] <= FACTOR * size[t]:
             return t, recs
+        if not literal:
+            # Stay over the cluster: the largest child that holds some of its leaves.
+            inside = [c for c in ts.children[t] if c <= last_leaf and nodes[c].end > first_leaf]
+            big = max(inside or ts.children[t], key=lambda c: size[c])
         if not literal and not ts.children[big]:
             return _walk_up(nodes, ts, stats, top)
         t = big
