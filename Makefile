@@ -22,6 +22,9 @@ browser: $(STAMP)
 demo: browser
 	@mkdir -p out
 	$(VENV)/bin/visx render $(DEMO_PAGE) --no-js -o out/demo.snapshot.json.gz --screenshot out/demo.png
+	$(VENV)/bin/visx extract out/demo.snapshot.json.gz -o out/demo.csv --debug out/report
+	$(VENV)/bin/visx extract out/demo.snapshot.json.gz -o out/demo.json
+	@echo "open out/report/report.html in a browser; the annotated page is out/report/page.png"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check visx tests scripts

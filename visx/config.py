@@ -91,7 +91,7 @@ class AlignConfig(_Section):
     """Let rendered styles and x-offsets break ties between equally shaped matchings."""
     lists: bool = True
     """Collapse a nested list of varying length (tags, authors) into one list-valued cell."""
-    max_stm_cells: int = Field(60_000, ge=100, le=10_000_000)
+    max_stm_cells: int = Field(default=60_000, ge=100, le=10_000_000)
     """Work budget (DP cells) of one record-vs-seed tree match."""
 
 
@@ -106,6 +106,16 @@ class SchemaConfig(_Section):
     """Leave columns with the same value in every record (``Add to cart``) out of the default table."""
 
 
+class DebugConfig(_Section):
+    """The annotated screenshot and HTML report (``visx report``, ``extract --debug``)."""
+
+    max_height: int = Field(default=10_000, ge=200, le=65_000)
+    """``page.png`` and the report's image stop at this many px, with a visible note:
+    a 1280x10000 PNG stays a few MB and opens in any browser."""
+    embed_image: bool = True
+    """Embed the screenshot in ``report.html`` (one file to share); else link ``screenshot.png`` beside it."""
+
+
 class Config(_Section):
     """All settings of a visx run."""
 
@@ -115,6 +125,7 @@ class Config(_Section):
     align: AlignConfig = AlignConfig()
     table: SchemaConfig = SchemaConfig()
     """Schema stage (``visx.schema``); not called ``schema``, which pydantic reserves."""
+    debug: DebugConfig = DebugConfig()
 
 
 _VIEWPORT = re.compile(r"^(\d+)x(\d+)$")

@@ -6,10 +6,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from visx.cli import render_cmd
+from visx.cli import eval_cmd, extract_cmd, render_cmd, report_cmd
 from visx.errors import VisxError
 
-SUBCOMMANDS = (render_cmd,)
+SUBCOMMANDS = (extract_cmd, render_cmd, report_cmd, eval_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
