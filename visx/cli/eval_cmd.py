@@ -1,0 +1,65 @@
+"""``visx eval``: measure record extraction on a labelled dataset."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "eval",
+        help="score record extraction against a labelled dataset",
+        description="Render (once, cached) and analyse every page of DATASET, compare the regions "
+        "with the gold records.csv of each page, and write pages.csv, summary.json and a chart "
+        "of F1 per category. Pages are rendered with JavaScript and the network off.",
+    )
+    p.add_argument("dataset", type=Path,
+                   help="folder with index.json (or */meta.json), the pages and their records.csv")
+    p.add_argument("--out", type=Path, default=Path("out/eval"), metavar="DIR",
+                   help="where to write the results (default: out/eval)")
+    p.add_argument("--cache", type=Path, default=Path(".eval-cache"), metavar="DIR",
+                   help="snapshot cache; a re-run only re-analyses (default: .eval-cache)")
+    p.add_argument("--miner", choices=("mdr", "drmining"), default="mdr",
+                   help="region finder to evaluate (default: mdr)")
+    p.add_argument("--limit", type=int, metavar="N", help="evaluate only the first N pages")
+    p.add_argument("--pages", metavar="GLOB", help="only page ids matching this glob, e.g. 'ebay.com/*'")
+    p.add_argument("--worst", type=int, default=10, metavar="N",
+                   help="list the N worst pages with their reasons (default: 10)")
+    p.add_argument("--retry-failed", action="store_true",
+                   help="render again the pages whose render failed on an earlier run")
+    p.add_argument("--no-chart", action="store_true", help="skip the PNG chart (no matplotlib needed)")
+    p.add_argument("-v", "--verbose", action="store_true", help="print a line per page")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from visx.evaluate import report
+    from visx.evaluate.runner import PageResult, eval_config, run_eval
+
+    def progress(i: int, n: int, r: PageResult) -> None:
+        if args.verbose:
+            s = r.score
+            print(f"[{i}/{n}] {r.page.id}: top F1 {s.top.f1:.2f}, best F1 {s.best.f1:.2f} "
+                  f"(rank {s.best_rank}), {r.analyse_s * 1000:.0f} ms  {r.reason}", flush=True)
+        elif i % 25 == 0 or i == n:
+            print(f"{i}/{n} pages", file=sys.stderr, flush=True)
+
+    results = run_eval(args.dataset, cache_dir=args.cache, config=eval_config(args.miner),
+                       pages=args.pages, limit=args.limit, retry_failed=args.retry_failed,
+                       progress=progress)
+    paths = report.write_outputs(results, args.out, chart=not args.no_chart,
+                                 label=f"{args.dataset.name}, {args.miner}, {len(results)} pages")
+    print(report.summary_table(report.summarize(results), label=f"{args.dataset} ({args.miner})"))
+    print()
+    print(report.category_table(report.by_category(results)))
+    if args.worst > 0:
+        print()
+        print(f"worst {args.worst} pages:")
+        print(report.worst_table(results, args.worst))
+    print()
+    for name, path in paths.items():
+        print(f"wrote {path} ({name})")
+    return 0
