@@ -109,11 +109,9 @@ def _clean(snapshot: PageSnapshot, cfg: Config) -> Cleaned:
 
 def _tabulate(out: Extraction, cfg: Config) -> None:
     """Align each region's records and build its typed table."""
-    try:
-        from visx.align import align_region
-        from visx.schema import build_table
-    except ImportError:  # the table stages are optional until installed
-        return
+    from visx.align import align_region
+    from visx.schema import build_table
+
     t = time.perf_counter()
     nodes = out.snapshot.nodes
     alignments = [align_region(nodes, rg, cfg) for rg in out.regions]

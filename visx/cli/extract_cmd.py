@@ -29,7 +29,8 @@ def register(sub: Any) -> None:
                    "default: JSON on standard output")
     p.add_argument("--format", choices=FORMATS, help="output format when it is not given by the extension")
     p.add_argument("--all-regions", action="store_true",
-                   help="write every region, not just the main one (CSV: one file per region)")
+                   help="tables of every region, not just the main one: CSV and Parquet get a leading "
+                   "'region' column, SQLite one table per region (JSON and JSONL always hold every region)")
     p.add_argument("--miner", choices=("mdr", "drmining"), default="mdr",
                    help="region finder: MDR with visual evidence (default) or seed 003's DRMining")
     p.add_argument("--no-clean", action="store_true", help="skip the cleaner (keep headers, side columns, ads)")

@@ -1,0 +1,134 @@
+"""Alignment: simple tree matching, partial tree alignment, style evidence, lists."""
+
+from __future__ import annotations
+
+import copy
+
+from table_regions import NAMES, load
+
+from visx.align import align_region
+from visx.align.stm import Matcher, node_sim
+from visx.align.tree import PageCache, TreeBuilder
+from visx.config import AlignConfig, Config
+from visx.model import STYLE_PROPS, Node, NodeTable, Record, Region
+
+_BASE_STYLE = dict.fromkeys(STYLE_PROPS, "")
+
+
+def _style(size: str, weight: str, color: str) -> tuple[str, ...]:
+    s = dict(_BASE_STYLE, **{"display": "inline", "font-size": size, "font-weight": weight, "color": color})
+    return tuple(s[p] for p in STYLE_PROPS)
+
+
+# Three looks that only the rendered style tells apart (same tag, no classes).
+BADGE, NAME, PRICE, STOCK, BLOCK = range(5)
+STYLES = [_style("11px", "400", "red"), _style("16px", "700", "black"), _style("14px", "400", "green"),
+          _style("12px", "400", "grey"), _style("16px", "400", "black")]
+
+
+def _table(records: list[list[tuple[int, str]]]) -> tuple[NodeTable, Region]:
+    """A page whose <ul> holds one <li> per record, each a run of styled <span>s."""
+    nodes: list[Node] = []
+
+    def add(parent: int, tag: str, text: str, style: int, x: float, y: float) -> int:
+        i = len(nodes)
+        nodes.append(Node(i, parent, tag, "", (), {}, text, "", x, y, 60.0, 16.0, 0, style))
+        return i
+
+    add(-1, "html", "", BLOCK, 0, 0)
+    add(0, "body", "", BLOCK, 0, 0)
+    ul = add(1, "ul", "", BLOCK, 0, 0)
+    items = []
+    for r, spans in enumerate(records):
+        li = add(ul, "li", "", BLOCK, 0, 20.0 * r)
+        items.append(li)
+        for k, (look, text) in enumerate(spans):
+            add(li, "span", text, look, 70.0 * k, 20.0 * r)
+    table = NodeTable(nodes, STYLES)
+    return table, Region(ul, [Record([li]) for li in items])
+
+
+def _texts(nodes: NodeTable, region: Region, config: Config | AlignConfig | None = None) -> list[list[str | None]]:
+    al = align_region(nodes, region, config)
+    return [[it.text if it else None for it in row] for row in al.cells]
+
+
+def test_style_evidence_keeps_optional_badge_in_its_own_column() -> None:
+    nodes, region = _table([
+        [(BADGE, "Sale"), (NAME, "Rake"), (PRICE, "$12"), (STOCK, "In stock")],
+        [(NAME, "Hoe"), (PRICE, "$18"), (STOCK, "Only 2 left")],
+        [(BADGE, "New"), (NAME, "Fork"), (PRICE, "$27")],
+        [(NAME, "Spade"), (PRICE, "$24")],
+    ])
+    assert _texts(nodes, region) == [
+        ["Sale", "Rake", "$12", "In stock"],
+        [None, "Hoe", "$18", "Only 2 left"],
+        ["New", "Fork", "$27", None],
+        [None, "Spade", "$24", None],
+    ]
+
+
+def test_node_score_rewards_matching_fonts_and_offsets() -> None:
+    nodes, region = _table([[(NAME, "A"), (PRICE, "$1")], [(NAME, "B"), (PRICE, "$2")]])
+    trees = [TreeBuilder(PageCache(nodes)).build(r) for r in region.records]
+    a, b = trees
+    name_a, price_a = a.children[a.children[a.root][0]]
+    name_b, price_b = b.children[b.children[b.root][0]]
+    assert node_sim(a.feat[name_a], b.feat[name_b]) == 1.0
+    assert node_sim(a.feat[name_a], b.feat[price_b]) < node_sim(a.feat[price_a], b.feat[price_b])
+
+
+def test_stm_counts_matched_nodes() -> None:
+    nodes, region = _table([[(NAME, "A"), (PRICE, "$1")], [(NAME, "B"), (PRICE, "$2")], [(NAME, "C")]])
+    t = [TreeBuilder(PageCache(nodes)).build(r) for r in region.records]
+    # root + li + 2 spans + 2 texts; the same shape matches node for node
+    assert Matcher(t[0], t[1], style=False).score(t[0].root, t[1].root) == 6.0
+    assert Matcher(t[0], t[2], style=False).score(t[0].root, t[2].root) == 4.0
+    pairs = Matcher(t[0], t[2]).pairs()
+    assert len(pairs) == 4 and pairs[t[2].root] == t[0].root
+
+
+def test_every_item_lands_in_exactly_one_column() -> None:
+    for name in NAMES:
+        snap, region = load(name)
+        al = align_region(snap.nodes, region, Config())
+        trees = [TreeBuilder(PageCache(snap.nodes)).build(r) for r in region.records]
+        assert al.forced == 0, name
+        assert len(al.cells) == len(region.records)
+        for row, tree in zip(al.cells, trees, strict=True):
+            placed = [it for it in row if it is not None]
+            assert len({id(it) for it in placed}) == len(placed)
+            # list collapse may merge items, never lose text
+            texts = " ".join(it.text for it in placed)
+            for t in (it.text for it in tree.item if it is not None and it.kind == "text"):
+                assert t in texts, (name, t)
+
+
+def test_work_budget_caps_big_records_without_losing_items() -> None:
+    rows = [[(NAME if k % 2 else PRICE, f"v{r}-{k}") for k in range(40 + r)] for r in range(6)]
+    nodes, region = _table(rows)
+    al = align_region(nodes, region, AlignConfig(max_stm_cells=100))
+    for r, row in enumerate(al.cells):
+        assert sum(it is not None for it in row) == 40 + r
+
+
+def test_inputs_are_not_modified() -> None:
+    snap, region = load("list_field")
+    before = copy.deepcopy(region)
+    align_region(snap.nodes, region, Config())
+    assert region == before
+
+
+def test_region_without_records_gives_empty_alignment() -> None:
+    snap, region = load("optional_badge")
+    al = align_region(snap.nodes, Region(region.parent, []), Config())
+    assert al.columns == [] and al.cells == [] and al.seed == -1
+
+
+def test_lists_can_be_turned_off() -> None:
+    snap, region = load("list_field")
+    on = align_region(snap.nodes, region, Config())
+    off = align_region(snap.nodes, region, AlignConfig(lists=False))
+    assert [c.kind for c in on.columns].count("list") == 2
+    assert "list" not in [c.kind for c in off.columns]
+    assert len(off.columns) > len(on.columns)
