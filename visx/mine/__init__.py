@@ -11,7 +11,7 @@ from visx.mine import tagstring
 from visx.mine.mdr import candidates_for, distance
 from visx.mine.rank import rank
 from visx.mine.records import merge_split_rows, region_from
-from visx.mine.thresholds import CONTAINER_TEXT_SHARE, MIN_BLOCK_RECORDS, VISUAL_RELAX
+from visx.mine.thresholds import CONTAINER_TEXT_SHARE, MAX_CONTAINERS, MIN_BLOCK_RECORDS, VISUAL_RELAX
 from visx.model import Cleaned, NodeTable, PageSnapshot, Region, union_bbox
 
 __all__ = ["mine"]
@@ -90,7 +90,7 @@ def _merge_blocks(
     threshold: float,
 ) -> Region | None:
     """One region from alike inner regions spread over several records of ``top``."""
-    if len(inner) < 2:
+    if len(inner) < 2 or len(top.records) >= MAX_CONTAINERS:
         return None
     blocks = inner
     big = max(blocks, key=lambda rg: len(rg.records), default=None)

@@ -101,7 +101,21 @@ def _uniform_row(
     if styled:
         return all(_similar_cells(nodes, ts, stats, a, b, threshold) for a, b in zip(cs, cs[1:], strict=False))
     relaxed = threshold + VISUAL_RELAX
-    return all(distance(ts.strings[a], ts.strings[b], relaxed) <= relaxed for a, b in zip(cs, cs[1:], strict=False))
+    return all(
+        distance(ts.strings[a], ts.strings[b], relaxed) <= relaxed or _same_card(nodes, a, b)
+        for a, b in zip(cs, cs[1:], strict=False)
+    )
+
+
+def _same_card(nodes: NodeTable, a: int, b: int) -> bool:
+    """Grid cells of one template: a shared class and the same rendered size."""
+    na, nb = nodes[a], nodes[b]
+    return (
+        na.tag == nb.tag
+        and bool(set(na.classes) & set(nb.classes))
+        and abs(na.w - nb.w) <= 2
+        and abs(na.h - nb.h) <= max(2.0, 0.05 * max(na.h, nb.h))
+    )
 
 
 def split_records(

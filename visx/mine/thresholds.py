@@ -51,6 +51,10 @@ CONTAINER_TEXT_SHARE = 0.6
 # ... and when each container holds at least this many records on average:
 # two or three alike items per record are that record's fields.
 MIN_BLOCK_RECORDS = 3
+# ... and only when the outer records are few: a page is cut into a handful of
+# blocks, while this many alike outer records are a list of their own whose
+# inner lists are fields (a profile's "Current / Past / Education" rows).
+MAX_CONTAINERS = 8
 
 # Generalized nodes stay whole when their members at the same place are
 # closer (by this margin of mean tag distance) than neighbours inside one.
