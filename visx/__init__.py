@@ -5,8 +5,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from visx.config import Config
 from visx.errors import (
     BrowserNotFoundError,
@@ -26,9 +24,12 @@ from visx.errors import (
 )
 from visx.model import Node, NodeTable, PageSnapshot
 
-if TYPE_CHECKING:
-    from visx.render.page_load import render, render_async
-    from visx.render.snapshot_io import load_snapshot
+# Bound eagerly: importing the ``visx.render`` subpackage sets the attribute
+# ``visx.render`` to that module, so a lazy ``render`` function would be
+# replaced by the module after first use. These modules import Playwright
+# only inside the functions that launch a browser.
+from visx.render.page_load import render, render_async
+from visx.render.snapshot_io import load_snapshot
 
 __version__ = "0.1.0"
 
@@ -56,18 +57,3 @@ __all__ = [
     "render",
     "render_async",
 ]
-
-_LAZY = {
-    "render": "visx.render.page_load",
-    "render_async": "visx.render.page_load",
-    "load_snapshot": "visx.render.snapshot_io",
-}
-
-
-def __getattr__(name: str) -> Any:
-    mod = _LAZY.get(name)
-    if mod is None:
-        raise AttributeError(f"module 'visx' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(mod), name)

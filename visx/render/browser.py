@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import contextlib
 import os
 import shutil
 import threading
@@ -139,16 +140,12 @@ class Engine:
 
     async def _aclose(self) -> None:
         for b in list(self._browsers.values()):
-            try:
+            with contextlib.suppress(Exception):  # already gone: nothing left to close
                 await b.close()
-            except Exception:  # already gone: nothing left to close
-                pass
         self._browsers.clear()
         if self._pw is not None:
-            try:
+            with contextlib.suppress(Exception):  # driver already exited
                 await self._pw.stop()
-            except Exception:  # driver already exited
-                pass
             self._pw = None
 
     def close(self) -> None:
@@ -158,10 +155,8 @@ class Engine:
             self._loop = self._thread = None
         if loop is None or thread is None:
             return
-        try:
+        with contextlib.suppress(Exception):  # best effort at shutdown
             asyncio.run_coroutine_threadsafe(self._aclose(), loop).result(timeout=30)
-        except Exception:  # best effort at shutdown
-            pass
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=10)
         self._launch_lock = None

@@ -4,15 +4,31 @@
 (args) => {
   const PROPS = args.props;
   const ATTRS = args.attrs;
-  const root = document.documentElement;
+  const NP = PROPS.length;
+  // DOM clobbering: on a <form> (and on document) a named control shadows
+  // built-in properties (<input name="id"> makes form.id that input), so
+  // every DOM read goes through the prototypes' own getters and methods.
+  const get = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+  const parentOf = get(Node.prototype, 'parentElement');
+  const firstOf = get(Node.prototype, 'firstChild');
+  const nextOf = get(Node.prototype, 'nextSibling');
+  const typeOf = get(Node.prototype, 'nodeType');
+  const valueOf = get(Node.prototype, 'nodeValue');
+  const nameOf = get(Element.prototype, 'localName');
+  const attrOf = Element.prototype.getAttribute;
+  const rectOf = Element.prototype.getBoundingClientRect;
+  const root = get(Document.prototype, 'documentElement').call(document);
   if (!root) return JSON.stringify({n: 0});
-  const els = [root, ...root.querySelectorAll('*')];
+  const body = get(Document.prototype, 'body').call(document);
+  const baseURI = get(Node.prototype, 'baseURI').call(document);
+  const els = [root, ...Element.prototype.querySelectorAll.call(root, '*')];
   const n = els.length;
   const index = new Map();
   for (let i = 0; i < n; i++) index.set(els[i], i);
   const sx = window.scrollX, sy = window.scrollY;
-  const pageW = Math.max(root.scrollWidth, document.body ? document.body.scrollWidth : 0, window.innerWidth);
-  const pageH = Math.max(root.scrollHeight, document.body ? document.body.scrollHeight : 0, window.innerHeight);
+  const sw = get(Element.prototype, 'scrollWidth'), sh = get(Element.prototype, 'scrollHeight');
+  const pageW = Math.max(sw.call(root), body ? sw.call(body) : 0, window.innerWidth);
+  const pageH = Math.max(sh.call(root), body ? sh.call(body) : 0, window.innerHeight);
   const parent = new Array(n), tag = new Array(n), id = new Array(n), cls = new Array(n);
   const text = new Array(n).fill(''), tail = new Array(n).fill('');
   const box = new Array(4 * n), vis = new Array(n), sty = new Array(n);
@@ -25,42 +41,46 @@
   const r1 = (v) => Math.round(v * 10) / 10;
   for (let i = 0; i < n; i++) {
     const el = els[i];
-    const p = el.parentElement;
+    const p = parentOf.call(el);
     parent[i] = p ? index.get(p) : -1;
-    const t = (el.localName || el.tagName || '').toLowerCase();
+    const t = (nameOf.call(el) || '').toLowerCase();
     let ti = tagIds.get(t);
     if (ti === undefined) { ti = tags.length; tags.push(t); tagIds.set(t, ti); }
     tag[i] = ti;
-    id[i] = el.id || '';
-    cls[i] = (el.getAttribute('class') || '').trim().replace(/\s+/g, ' ');
+    id[i] = attrOf.call(el, 'id') || '';
+    cls[i] = (attrOf.call(el, 'class') || '').trim().replace(/\s+/g, ' ');
     for (const a of ATTRS) {
-      let v = el.getAttribute(a);
+      let v = attrOf.call(el, a);
       if (v === null) continue;
       if ((a === 'href' || a === 'src') && v) {
-        try { v = new URL(v, document.baseURI).href; } catch (e) { /* keep raw */ }
+        try { v = new URL(v, baseURI).href; } catch (e) { /* keep raw */ }
       }
       attrs[a].push(i, v.length > 2000 ? v.slice(0, 2000) : v);
     }
     // text = text nodes before the first element child; tail = after an element.
     if (!NOTEXT.has(t)) {
       let target = -1;
-      for (let c = el.firstChild; c; c = c.nextSibling) {
-        if (c.nodeType === 3) {
-          const v = c.nodeValue;
+      for (let c = firstOf.call(el); c; c = nextOf.call(c)) {
+        const ct = typeOf.call(c);
+        if (ct === 3) {
+          const v = valueOf.call(c);
           if (!v) continue;
           if (target < 0) text[i] += v; else tail[target] += v;
-        } else if (c.nodeType === 1) {
+        } else if (ct === 1) {
           target = index.get(c);
           if (target === undefined) target = -1;
         }
       }
     }
-    const r = el.getBoundingClientRect();
+    const r = rectOf.call(el);
     box[4 * i] = r1(r.left + sx); box[4 * i + 1] = r1(r.top + sy);
     box[4 * i + 2] = r1(r.width); box[4 * i + 3] = r1(r.height);
+    // The hot loop: a plain loop builds the intern key as it reads (no
+    // closure, no join), measurably faster than PROPS.map(...).join().
     const cs = getComputedStyle(el);
-    const vals = PROPS.map((q) => cs.getPropertyValue(q));
-    const key = vals.join('\u0001');
+    const vals = new Array(NP);
+    let key = '';
+    for (let k = 0; k < NP; k++) { const v = cs.getPropertyValue(PROPS[k]); vals[k] = v; key += v + '\u0001'; }
     let si = styleIds.get(key);
     if (si === undefined) { si = styles.length; styles.push(vals); styleIds.set(key, si); }
     sty[i] = si;
@@ -88,11 +108,25 @@
     if (text[i] === ' ') text[i] = '';
     if (tail[i] === ' ') tail[i] = '';
   }
-  return JSON.stringify({
-    n, parent, tag, tags, id, cls, text, tail, box, vis, sty, styles, attrs,
-    page: {
-      width: pageW, height: pageH, url: location.href, title: document.title || '',
-      vw: window.innerWidth, vh: window.innerHeight,
-    },
-  });
+  // Old libraries (Prototype.js) add toJSON to built-in prototypes, which
+  // makes JSON.stringify double-encode arrays and strings: lift them for the call.
+  const lifted = [];
+  for (const proto of [Array.prototype, String.prototype, Object.prototype]) {
+    if (Object.prototype.hasOwnProperty.call(proto, 'toJSON')) {
+      lifted.push([proto, Object.getOwnPropertyDescriptor(proto, 'toJSON')]);
+      delete proto.toJSON;
+    }
+  }
+  try {
+    return JSON.stringify({
+      n, parent, tag, tags, id, cls, text, tail, box, vis, sty, styles, attrs,
+      page: {
+        width: pageW, height: pageH, url: String(location.href),
+        title: String(get(Document.prototype, 'title').call(document) || ''),
+        vw: window.innerWidth, vh: window.innerHeight,
+      },
+    });
+  } finally {
+    for (const [proto, desc] of lifted) Object.defineProperty(proto, 'toJSON', desc);
+  }
 }

@@ -170,15 +170,22 @@ async def render_page(
     block = cfg.block_network if cfg.block_network is not None else src.kind != "url"
     offline = block or (src.kind == "url" and _is_local_url(src.value))
     args = tuple(cfg.browser_args) + (OFFLINE_ARGS if offline else ())
+    from playwright.async_api import Error as PlaywrightError
+
     browser, launch_s = await ENGINE.browser(cfg.chromium, args)
-    context = await browser.new_context(
-        viewport={"width": cfg.viewport_width, "height": cfg.viewport_height},
-        java_script_enabled=cfg.javascript,
-        ignore_https_errors=False,
-    )
+    try:
+        context = await browser.new_context(
+            viewport={"width": cfg.viewport_width, "height": cfg.viewport_height},
+            java_script_enabled=cfg.javascript,
+            ignore_https_errors=False,
+        )
+    except PlaywrightError as e:  # the browser went away since it was checked
+        raise _map_error(src, e, [], []) from e
     crash = asyncio.Event()
     try:
         return await _bounded(_load(context, src, cfg, block, launch_s, action, crash), src, cfg, crash)
+    except PlaywrightError as e:  # set-up steps of _load before its own error mapping
+        raise _map_error(src, e, [], []) from e
     finally:
         with contextlib.suppress(Exception):  # context died with a crashed page
             await context.close()
@@ -339,7 +346,10 @@ async def _load(
     except SnapshotError:
         raise
     except ValueError as e:  # pydantic's ValidationError is a ValueError
-        raise RenderError(f"{src.label}: the page could not be captured ({e})", source=src.label) from e
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise RenderError(
+            f"{src.label}: the page could not be captured ({first}); retry, or try --no-js", source=src.label
+        ) from e
     t_end = time.perf_counter()
     snap.screenshot_png = shot
     snap.timings = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import operator
 import os
 import tempfile
 import zlib
@@ -56,6 +57,8 @@ class DomColumns(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> DomColumns:
+        # Index checks run through builtins (min/max/map), not a Python loop
+        # per element: validation must stay cheap for 50k-element pages.
         n = self.n
         for name in ("parent", "tag", "id", "cls", "text", "tail", "vis", "sty"):
             if len(getattr(self, name)) != n:
@@ -64,10 +67,20 @@ class DomColumns(BaseModel):
             raise ValueError("column 'box' must hold 4 numbers per element")
         if any(len(s) != len(STYLE_PROPS) for s in self.styles):
             raise ValueError(f"every style tuple must hold {len(STYLE_PROPS)} properties")
-        ns, nt = len(self.styles), len(self.tags)
-        for i, (p, t, s) in enumerate(zip(self.parent, self.tag, self.sty, strict=True)):
-            if not (-1 <= p < i) or (p == -1 and i != 0) or not (0 <= t < nt) or not (0 <= s < ns):
-                raise ValueError(f"element {i}: parent, tag or style index out of range")
+        if n == 0:
+            return self
+        parent = self.parent
+        if parent[0] != -1 or min(parent[1:], default=0) < 0 or any(map(operator.ge, parent, range(n))):
+            raise ValueError("column 'parent': every element's parent must come before it (root first)")
+        if min(self.tag) < 0 or max(self.tag) >= len(self.tags):
+            raise ValueError("column 'tag': index out of range")
+        if min(self.sty) < 0 or max(self.sty) >= len(self.styles):
+            raise ValueError("column 'sty': index out of range")
+        for name, flat in self.attrs.items():
+            idx, vals = flat[0::2], flat[1::2]
+            if len(idx) != len(vals) or not all(type(i) is int and 0 <= i < n for i in idx) \
+                    or not all(type(v) is str for v in vals):
+                raise ValueError(f"attrs {name!r}: expected element index, value pairs")
         return self
 
 
@@ -89,29 +102,18 @@ class SnapshotFile(BaseModel):
 
 def table_from_columns(dom: DomColumns) -> NodeTable:
     """Build the node table from validated columns."""
-    attrs: list[dict[str, str]] = [{} for _ in range(dom.n)]
+    attrs: dict[int, dict[str, str]] = {}
     for name, flat in dom.attrs.items():
-        for k in range(0, len(flat) - 1, 2):
-            attrs[int(flat[k])][name] = str(flat[k + 1])
+        for i, v in zip(flat[0::2], flat[1::2], strict=True):
+            attrs.setdefault(int(i), {})[name] = str(v)
     tags, box = dom.tags, dom.box
+    # Positional arguments and one zip: this runs once per element (50k on big pages).
     nodes = [
-        Node(
-            index=i,
-            parent=dom.parent[i],
-            tag=tags[dom.tag[i]],
-            id=dom.id[i],
-            classes=tuple(dom.cls[i].split()) if dom.cls[i] else (),
-            attrs=attrs[i],
-            text=dom.text[i],
-            tail=dom.tail[i],
-            x=box[4 * i],
-            y=box[4 * i + 1],
-            w=box[4 * i + 2],
-            h=box[4 * i + 3],
-            vis=dom.vis[i],
-            style=dom.sty[i],
+        Node(i, p, tags[t], ident, tuple(c.split()) if c else (), attrs.get(i) or {}, text, tail,
+             box[4 * i], box[4 * i + 1], box[4 * i + 2], box[4 * i + 3], vis, sty)
+        for i, (p, t, ident, c, text, tail, vis, sty) in enumerate(
+            zip(dom.parent, dom.tag, dom.id, dom.cls, dom.text, dom.tail, dom.vis, dom.sty, strict=True)
         )
-        for i in range(dom.n)
     ]
     return NodeTable(nodes, [tuple(s) for s in dom.styles])
 
@@ -157,10 +159,19 @@ def snapshot_from_dom(
     notes: list[str] | None = None,
     created: str = "",
 ) -> PageSnapshot:
-    raw = json.loads(dom_json) if isinstance(dom_json, str) else dom_json
-    if raw.get("n", 0) == 0:
+    try:
+        # Straight from the JSON text: no intermediate Python objects.
+        if isinstance(dom_json, str):
+            dom = DomColumns.model_validate_json(dom_json)
+        else:
+            dom = DomColumns.model_validate(dom_json)
+    except ValidationError:
+        raw = json.loads(dom_json) if isinstance(dom_json, str) else dom_json
+        if isinstance(raw, dict) and raw.get("n", 0) == 0:
+            raise SnapshotError(f"{source}: the page has no document element", source=source) from None
+        raise
+    if dom.n == 0:
         raise SnapshotError(f"{source}: the page has no document element", source=source)
-    dom = DomColumns.model_validate(raw)
     return _snapshot(dom, source, status, javascript, timings or {}, partial, notes or [], created, {}, None)
 
 

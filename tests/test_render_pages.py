@@ -1,0 +1,129 @@
+"""Rendering real pages: scripts, fetch, file:// sub-resources, HTML strings, privacy."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from conftest import RENDER_FIXTURES, LocalServer, render_config
+
+import visx
+from visx.model import (
+    VIS_DISPLAY_NONE,
+    VIS_HIDDEN,
+    VIS_OFFPAGE,
+    VIS_TRANSPARENT,
+    VIS_ZERO_SIZE,
+    PageSnapshot,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def texts_of(snap: PageSnapshot, tag: str, cls: str) -> list[str]:
+    t = snap.nodes
+    return [t.text(n.index) for n in t.nodes if n.tag == tag and cls in n.classes]
+
+
+def find_id(snap: PageSnapshot, ident: str) -> int:
+    return next(n.index for n in snap.nodes.nodes if n.id == ident)
+
+
+def test_list_built_by_timers_is_fully_captured(server: LocalServer) -> None:
+    snap = visx.render(server.url("render/delayed_list.html"), render_config())
+    assert texts_of(snap, "li", "item") == [f"Delayed item {i}" for i in range(1, 13)]
+    assert snap.status == 200 and not snap.partial and snap.extra["settled"] is True
+    assert snap.title == "Delayed list"
+    assert set(snap.timings) >= {"launch", "navigate", "settle", "snapshot"}
+    assert all(v >= 0 for v in snap.timings.values())
+
+
+def test_list_filled_by_fetch_is_fully_captured(server: LocalServer) -> None:
+    snap = visx.render(server.url("render/fetch_list.html"), render_config())
+    assert texts_of(snap, "div", "product") == [f"Fetched product {i} ${i}.99" for i in range(1, 16)]
+    links = [n.attrs["href"] for n in snap.nodes.nodes if n.tag == "a"]
+    assert links[0] == server.url("p/1"), "href is resolved against the page URL"
+    assert "/render/items.json" in server.requests
+
+
+def test_javascript_off_shows_the_servers_html(server: LocalServer) -> None:
+    snap = visx.render(server.url("render/delayed_list.html"), render_config(javascript=False))
+    assert texts_of(snap, "li", "item") == []
+    assert snap.javascript is False
+
+
+def test_file_page_with_relative_css(tmp_path: Path) -> None:
+    snap = visx.render(RENDER_FIXTURES / "styled.html", render_config(javascript=False, screenshot=True))
+    t = snap.nodes
+    cards = [find_id(snap, f"c{i}") for i in (1, 2, 3)]
+    boxes = [t[i].bbox for i in cards]
+    # Sizes come from styled.css: they prove the relative stylesheet loaded.
+    assert [(w, h) for _, _, w, h in boxes] == [(321.0, 47.0)] * 3
+    assert [x for x, _, _, _ in boxes] == [20.0] * 3
+    assert [y for _, y, _, _ in boxes] == [0.0, 57.0, 114.0]
+    assert t.style(cards[0], "color") == "rgb(200, 10, 20)"
+    assert t.style(cards[0], "display") == "block"
+    c1 = t[cards[0]]
+    assert (c1.text, t[c1.children[0]].text, t[c1.children[0]].tail) == ("First ", "bold", " tail one")
+    assert t.text(cards[0]) == "First bold tail one"
+    assert c1.xpath == "/html/body/div[1]/div[1]"
+    flags = {n.classes[0]: n.vis for n in t.nodes if n.classes and n.classes[0] != "card"}
+    assert flags["gone"] & VIS_DISPLAY_NONE
+    assert t[find_id(snap, "inside-gone")].vis & VIS_DISPLAY_NONE, "display:none is inherited"
+    assert flags["ghost"] == VIS_HIDDEN
+    assert flags["clear"] == VIS_TRANSPARENT
+    assert flags["flat"] == VIS_ZERO_SIZE
+    assert flags["away"] == VIS_OFFPAGE
+    assert all(t[i].vis == 0 for i in cards)
+    rel = t[find_id(snap, "rel")]
+    assert rel.attrs == {"href": (RENDER_FIXTURES / "detail.html").as_uri() + "?x=1", "title": "Details"}
+    assert snap.url == (RENDER_FIXTURES / "styled.html").as_uri()
+    assert snap.viewport == (1280, 900) and snap.width == 1280
+    assert snap.screenshot_png is not None and snap.screenshot_png[:4] == b"\x89PNG"
+
+
+def test_html_string_with_base_url_stays_private(server: LocalServer) -> None:
+    html = (
+        "<html><head><title>Inline</title></head><body>"
+        '<a href="page/2">next</a>'
+        f'<img src="{server.url("beacon.png")}" width="5" height="5" alt="beacon">'
+        "<script>fetch('http://127.0.0.1:%d/beacon.png?from=script').catch(() => {});</script>"
+        "</body></html>" % server.port
+    )
+    before = server.requests.count("/beacon.png")
+    snap = visx.render(html, render_config(base_url="https://example.org/list/"))
+    assert snap.title == "Inline" and snap.source == "<html string>"
+    href = next(n.attrs["href"] for n in snap.nodes.nodes if n.tag == "a")
+    assert href == "https://example.org/list/page/2"
+    assert server.requests.count("/beacon.png") == before, "an HTML string must not reach the network"
+
+
+def test_auto_scroll_loads_lazy_rows(server: LocalServer) -> None:
+    snap = visx.render(server.url("render/lazy.html"), render_config(scroll=True, quiet_ms=200))
+    rows = texts_of(snap, "div", "row")
+    assert rows == [f"Row {i}" for i in range(1, 21)]
+    assert any(n.startswith("auto-scrolled") for n in snap.notes)
+    assert snap.height > 20 * 300
+
+
+def test_async_api_shares_the_browser() -> None:
+    async def two() -> list[PageSnapshot]:
+        cfg = render_config(javascript=False)
+        return list(await asyncio.gather(
+            visx.render_async("<html><body><p>one</p></body></html>", cfg),
+            visx.render_async("<html><body><p>two</p><p>2</p></body></html>", cfg),
+        ))
+
+    a, b = asyncio.run(two())
+    assert [len(a.nodes), len(b.nodes)] == [4, 5]
+    launched = [s.timings["launch"] > 0 for s in (a, b)]
+    assert launched.count(True) <= 1, "concurrent renders share one browser launch"
+
+
+def test_saved_page_is_not_carried_away_by_meta_refresh() -> None:
+    page = RENDER_FIXTURES / "refresh.html"
+    snap = visx.render(page, render_config(javascript=False))
+    assert snap.url == page.as_uri() and snap.title == "Stays put"
+    assert "Saved result one Saved result two" in snap.nodes.text(0)
+    assert any("javascript_disabled.html" in n for n in snap.notes), snap.notes
