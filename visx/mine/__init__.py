@@ -11,7 +11,12 @@ from visx.mine import tagstring
 from visx.mine.mdr import candidates_for, distance
 from visx.mine.rank import rank
 from visx.mine.records import merge_split_rows, region_from
-from visx.mine.thresholds import CONTAINER_TEXT_SHARE, MAX_CONTAINERS, MIN_BLOCK_RECORDS, VISUAL_RELAX
+from visx.mine.thresholds import (
+    CONTAINER_TEXT_SHARE,
+    MAX_CONTAINERS,
+    MIN_BLOCK_RECORDS,
+    VISUAL_RELAX,
+)
 from visx.model import Cleaned, NodeTable, PageSnapshot, Region, union_bbox
 
 __all__ = ["mine"]

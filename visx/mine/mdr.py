@@ -15,7 +15,12 @@ from dataclasses import dataclass
 from rapidfuzz.distance import Levenshtein
 
 from visx.mine.stats import Stats
-from visx.mine.thresholds import LENGTH_RATIO_CUTOFF, MAX_SKIPPED_GAP, RELAXED_COVERAGE, VISUAL_RELAX
+from visx.mine.thresholds import (
+    LENGTH_RATIO_CUTOFF,
+    MAX_SKIPPED_GAP,
+    RELAXED_COVERAGE,
+    VISUAL_RELAX,
+)
 from visx.model import NodeTable
 
 

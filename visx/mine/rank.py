@@ -44,7 +44,7 @@ def score(nodes: NodeTable, stats: Stats, region: Region, page_w: float, page_h:
     mean_leaves = sum(sum(stats.text_leaves[p] for p in r.parts) for r in recs) / n
     mean_media = sum(sum(stats.media[p] for p in r.parts) for r in recs) / n
     mean_links = sum(sum(stats.links[p] for p in r.parts) for r in recs) / n
-    x, y, w, h = region.bbox
+    _x, y, w, h = region.bbox
     area = max(0.0, w) * max(0.0, h) / max(1.0, page_w * page_h)
     ev = region.evidence
     ev["records"] = n

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from statistics import median
 
@@ -20,9 +21,9 @@ from visx.mine.thresholds import (
     COLUMN_OVERLAP,
     GRID_TEXT_SHARE,
     HOMOGENEOUS_SHARE,
-    SAME_TEMPLATE_SHARE,
-    PERIOD_MARGIN,
     MIN_RECORD_ELEMENTS,
+    PERIOD_MARGIN,
+    SAME_TEMPLATE_SHARE,
     VISUAL_RELAX,
 )
 from visx.model import NodeTable, Record, Region, union_bbox
@@ -51,7 +52,7 @@ def cells(row: int, ts: TagStrings, stats: Stats) -> list[int]:
 
 def _side_by_side(nodes: NodeTable, cs: list[int]) -> bool:
     """Cells laid out left to right in one visual row."""
-    for a, b in zip(cs, cs[1:], strict=False):
+    for a, b in itertools.pairwise(cs):
         na, nb = nodes[a], nodes[b]
         if nb.x < na.x + na.w - 2 or abs(nb.y - na.y) > max(4.0, 0.25 * min(na.h, nb.h)):
             return False
@@ -99,11 +100,11 @@ def _uniform_row(
     if len(cs) < 2 or not _side_by_side(nodes, cs):
         return False
     if styled:
-        return all(_similar_cells(nodes, ts, stats, a, b, threshold) for a, b in zip(cs, cs[1:], strict=False))
+        return all(_similar_cells(nodes, ts, stats, a, b, threshold) for a, b in itertools.pairwise(cs))
     relaxed = threshold + VISUAL_RELAX
     return all(
         distance(ts.strings[a], ts.strings[b], relaxed) <= relaxed or _same_card(nodes, a, b)
-        for a, b in zip(cs, cs[1:], strict=False)
+        for a, b in itertools.pairwise(cs)
     )
 
 
@@ -125,7 +126,7 @@ def split_records(
     row_cells = [cells(r, ts, stats) for r in rows]
     if len(rows) < 2 or not all(_uniform_row(nodes, ts, stats, cs, threshold) for cs in row_cells):
         return None
-    for a, b in zip(row_cells, row_cells[1:], strict=False):
+    for a, b in itertools.pairwise(row_cells):
         if not _columns_align(nodes, a, b):
             return None
     for p in range(2, min(MAX_SPLIT_PERIOD, len(rows)) + 1):
@@ -204,7 +205,7 @@ def _homogeneous(
     if count >= HOMOGENEOUS_SHARE * len(flat):
         return [c for c, t in zip(flat, tokens, strict=True) if top in t]
     # Without a shared class, neighbours must be alike by MDR's strict threshold.
-    sims = [distance(ts.strings[a], ts.strings[b], threshold) <= threshold for a, b in zip(flat, flat[1:], strict=False)]
+    sims = [distance(ts.strings[a], ts.strings[b], threshold) <= threshold for a, b in itertools.pairwise(flat)]
     if sum(sims) >= HOMOGENEOUS_SHARE * len(sims):
         return [c for k, c in enumerate(flat) if (k > 0 and sims[k - 1]) or (k < len(sims) and sims[k])]
     return None
@@ -212,10 +213,10 @@ def _homogeneous(
 
 def _periodic(ts: TagStrings, groups: list[list[int]]) -> bool:
     """Members at the same place in consecutive groups are closer than neighbours in a group."""
-    within = [distance(ts.strings[a], ts.strings[b], 1.0) for g in groups for a, b in zip(g, g[1:], strict=False)]
+    within = [distance(ts.strings[a], ts.strings[b], 1.0) for g in groups for a, b in itertools.pairwise(g)]
     across = [
         distance(ts.strings[g[k]], ts.strings[h[k]], 1.0)
-        for g, h in zip(groups, groups[1:], strict=False)
+        for g, h in itertools.pairwise(groups)
         for k in range(min(len(g), len(h)))
     ]
     if len(groups) < 3 or not within or not across:  # two groups show no period
