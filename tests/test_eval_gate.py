@@ -1,4 +1,4 @@
-"""Regression gate: record F1 and main-region hits on 15 saved dev pages.
+"""Regression gate: record F1, main-region hits and cell F1 on 15 saved dev pages.
 
 The pages (fixtures/gate/<site>/<query>/: snapshot, gold records.csv, meta)
 were chosen by id, one per category, before visx could mine. The floors in
@@ -56,7 +56,7 @@ def test_every_gate_page_analyses(results: list[PageResult]) -> None:
 def test_overall_floors(results: list[PageResult]) -> None:
     s = summarize(results)
     floor = _floors()["overall"]
-    got = {"top_f1": s.top.f1, "best_f1": s.best.f1, "hit_rate": s.hit_rate}
+    got = {"top_f1": s.top.f1, "best_f1": s.best.f1, "hit_rate": s.hit_rate, "cell_f1": s.cells.f1}
     low = {k: f"{got[k]:.3f} < {floor[k]:.2f}" for k in floor if got[k] < floor[k]}
     assert not low, f"below the gate floors: {low}"
 

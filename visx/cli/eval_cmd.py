@@ -1,4 +1,4 @@
-"""``visx eval``: measure record extraction on a labelled dataset."""
+"""``visx eval``: measure record and field extraction on a labelled dataset."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from typing import Any
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "eval",
-        help="score record extraction against a labelled dataset",
+        help="score record and field extraction against a labelled dataset",
         description="Render (once, cached) and analyse every page of DATASET, compare the regions "
-        "with the gold records.csv of each page, and write pages.csv, summary.json and a chart "
-        "of F1 per category. Pages are rendered with JavaScript and the network off.",
+        "with the gold records.csv of each page (records, then the top table's cells field by "
+        "field), and write pages.csv, summary.json and a chart of F1 per category. Pages are "
+        "rendered with JavaScript and the network off.",
     )
     p.add_argument("dataset", type=Path,
                    help="folder with index.json (or */meta.json), the pages and their records.csv")
@@ -43,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
         if args.verbose:
             s = r.score
             print(f"[{i}/{n}] {r.page.id}: top F1 {s.top.f1:.2f}, best F1 {s.best.f1:.2f} "
-                  f"(rank {s.best_rank}), {r.analyse_s * 1000:.0f} ms  {r.reason}", flush=True)
+                  f"(rank {s.best_rank}), cell F1 {r.fields.score.f1:.2f}, {r.analyse_s * 1000:.0f} ms  "
+                  f"{r.reason}", flush=True)
         elif i % 25 == 0 or i == n:
             print(f"{i}/{n} pages", file=sys.stderr, flush=True)
 
@@ -59,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
         print()
         print(f"worst {args.worst} pages:")
         print(report.worst_table(results, args.worst))
+        print()
+        print(f"worst {args.worst} pages by cell F1:")
+        print(report.worst_fields_table(results, args.worst))
     print()
     for name, path in paths.items():
         print(f"wrote {path} ({name})")

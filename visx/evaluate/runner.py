@@ -1,7 +1,8 @@
 """Run the analysis over a dataset and score every page.
 
 Per page: the cached snapshot (rendered once if missing), then the analysis
-function, timed, then the scores. A page that fails to render or to analyse
+function, timed, then the scores: records per region, then the cells of the
+top region's table field by field, and the stage timings. A page that fails to render or to analyse
 is kept in the results with no regions and its error, so it counts against
 the figures instead of vanishing from them.
 """
@@ -25,7 +26,15 @@ from visx.evaluate.cache import (
     testbed_config,
 )
 from visx.evaluate.dataset import Page, load_dataset, read_gold
-from visx.evaluate.metrics import PageScore, failure_reason, score_page
+from visx.evaluate.metrics import (
+    CellLike,
+    PageFields,
+    PageScore,
+    failure_reason,
+    field_reason,
+    score_fields,
+    score_page,
+)
 from visx.model import PageSnapshot
 
 
@@ -44,8 +53,25 @@ class _ExtractionLike(Protocol):
     def regions(self) -> Sequence[_RegionLike]: ...
 
 
+class _ColumnLike(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class _TableLike(Protocol):
+    """What the field scores read from ``visx.schema.table.Table``."""
+
+    @property
+    def columns(self) -> Sequence[_ColumnLike]: ...
+    @property
+    def rows(self) -> Sequence[Sequence[CellLike | None]]: ...
+
+
 ANALYSIS_STAGES = ("clean", "mine", "align", "schema")
 """Stage timings kept from ``Extraction.timings`` (the render stages are not analysis)."""
+
+STAGE_MODULES = ("visx.clean", "visx.mine", "visx.align", "visx.schema")
+"""Imported by the pipeline on first use."""
 
 Analyse = Callable[[PageSnapshot, Config], Any]
 """``analyse(snapshot, config) -> Extraction`` (regions sorted by rank)."""
@@ -55,6 +81,8 @@ def pipeline_analyse() -> Analyse:
     """``visx.pipeline.analyse``, imported only when an evaluation runs."""
     try:
         mod = importlib.import_module("visx.pipeline")
+        for stage in STAGE_MODULES:  # imported here so the first page's stage timings hold no import time
+            importlib.import_module(stage)
     except ImportError as e:
         raise ExtractionError(f"visx.pipeline cannot be imported ({e}); the evaluation needs the "
                         "analysis pipeline (clean + mine)") from e
@@ -78,12 +106,26 @@ class PageResult:
     error: str = ""
     stages: dict[str, float] = field(default_factory=dict)
     """Seconds per analysis stage as the extraction reported them (clean, mine, ...)."""
+    fields: PageFields = field(default_factory=PageFields)
+    """Field-level result on the top-ranked region's table."""
 
     @property
     def reason(self) -> str:
         if self.error:
             return self.error
         return failure_reason(self.score)
+
+    @property
+    def field_reason(self) -> str:
+        return self.error or field_reason(self.fields, self.reason)
+
+    @property
+    def time_ratio(self) -> float | None:
+        """(align + schema) / mine seconds, when all three were timed and mine took any time."""
+        st = self.stages
+        if not st.get("mine") or "align" not in st or "schema" not in st:
+            return None
+        return (st["align"] + st["schema"]) / st["mine"]
 
 
 def eval_config(miner: str = "mdr") -> Config:
@@ -93,16 +135,19 @@ def eval_config(miner: str = "mdr") -> Config:
 def evaluate_page(
     page: Page, cache_dir: Path | None, config: Config, analyse: Analyse, *, retry_failed: bool = False
 ) -> PageResult:
-    gold = [g.text for g in read_gold(page)]
+    gold_records = read_gold(page)
+    gold = [g.text for g in gold_records]
+    cells = [g.cells for g in gold_records]
+    no_fields = score_fields(cells, None, ())
     if not retry_failed and cache_dir is not None and stored_snapshot(page, cache_dir) is None:
         failures = load_failures(cache_dir)
         if page.id in failures:
-            return PageResult(page, score_page(gold, []),
+            return PageResult(page, score_page(gold, []), fields=no_fields,
                               error=f"render failed (cached failure): {prior_failure(page, failures)}")
     try:
         snap = get_snapshot(page, cache_dir, config, retry_failed=retry_failed)
     except Exception as e:  # reported with the page (and logged in the cache), not fatal to the run
-        return PageResult(page, score_page(gold, []), error=f"render failed: {_first_line(e)}")
+        return PageResult(page, score_page(gold, []), fields=no_fields, error=f"render failed: {_first_line(e)}")
     page_text = snap.nodes.text(0) if len(snap.nodes) else ""
     hidden_text = snap.nodes.text(0, visible_only=False) if len(snap.nodes) else ""
     render_s = snap.extra.get("render_wall_s")
@@ -112,12 +157,28 @@ def evaluate_page(
     except Exception as e:  # a crash on one page is reported with that page, not fatal to the run
         dt = time.perf_counter() - t0
         return PageResult(page, score_page(gold, [], page_text, hidden_text), len(snap.nodes), dt,
-                          _seconds(render_s), error=f"analysis failed: {type(e).__name__}: {_first_line(e)}")
+                          _seconds(render_s), fields=no_fields,
+                          error=f"analysis failed: {type(e).__name__}: {_first_line(e)}")
     dt = time.perf_counter() - t0
     score = score_page(gold, region_texts(extraction), page_text, hidden_text)
     timings = getattr(extraction, "timings", None) or {}
     stages = {k: float(v) for k, v in timings.items() if k in ANALYSIS_STAGES}
-    return PageResult(page, score, len(snap.nodes), dt, _seconds(render_s), stages=stages)
+    fields = page_fields(cells, score, top_table(extraction))
+    return PageResult(page, score, len(snap.nodes), dt, _seconds(render_s), stages=stages, fields=fields)
+
+
+def top_table(extraction: object) -> _TableLike | None:
+    """The top-ranked region's table, when the extraction built tables."""
+    tables: Sequence[_TableLike] = getattr(extraction, "tables", None) or ()
+    return tables[0] if tables else None
+
+
+def page_fields(cells: Sequence[Sequence[str]], score: PageScore, table: _TableLike | None) -> PageFields:
+    """Field scores of the top region: its table against the gold cells of its matched records."""
+    pairs = score.regions[0].pairs if score.regions else ()
+    if table is None:
+        return score_fields(cells, None, pairs)
+    return score_fields(cells, table.rows, pairs, [c.name for c in table.columns])
 
 
 def _first_line(e: BaseException) -> str:

@@ -29,3 +29,15 @@ MERGED_GROWTH = 1.5
 """Gold records found together in one prediction count as merged only when their
 token union is this much larger than the biggest of them: near-duplicate records
 (same title, other numbers) grow the union by far less."""
+
+CELL_DICE = 0.8
+"""A gold cell agrees with a predicted cell at this token Dice (or equal normalised
+text): the same 0.2 slack as the record match for truncated or retyped cells. A cell
+that also holds another field's value ("Blue Kettle 24.99" for "Blue Kettle") falls
+below it once the extra tokens are more than half as many as the gold cell's."""
+
+CELL_F1_TARGET = 0.85
+"""Target of the field-level cell F1 (issue 4, "Measure"); only labels the reports."""
+
+TIME_RATIO_TARGET = 0.5
+"""Target of align + schema time over mine time (issue 4, "Measure"); only labels the reports."""
