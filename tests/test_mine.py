@@ -114,3 +114,15 @@ def test_threshold_is_honoured(threshold: float) -> None:
     snap = load_snapshot(FIX / "ads_between.json.gz")
     regions = mine(snap, None, MineConfig(threshold=threshold))
     assert len(regions[0].records) == 9
+
+
+def test_split_records_with_row_label_cells() -> None:
+    """A comparison table: <th> row labels, then one column per item over three rows."""
+    from visx.mine import mine
+
+    snap = load_snapshot(FIX.parent / "tables" / "split_table.json.gz")
+    main = mine(snap, None, MineConfig())[0]
+    assert main.kind == "split"
+    base = "/html/body/table/tbody/tr"
+    assert xpaths(snap, main) == [[f"{base}[{r}]/td[{k}]" for r in (1, 2, 3)] for k in (1, 2, 3, 4)]
+    assert main.records[0].text == "Lumen X100 £499.00 Details"

@@ -122,8 +122,14 @@ def _same_card(nodes: NodeTable, a: int, b: int) -> bool:
 def split_records(
     nodes: NodeTable, ts: TagStrings, stats: Stats, rows: list[int], threshold: float
 ) -> list[list[int]] | None:
-    """Records as columns of cells, when rows repeat with a period p >= 2 and their cells align."""
+    """Records as columns of cells, when rows repeat with a period p >= 2 and their cells align.
+
+    A leading header cell of every row (``<th>Price</th>``) labels the row;
+    it belongs to no record.
+    """
     row_cells = [cells(r, ts, stats) for r in rows]
+    if row_cells and all(len(cs) >= 3 and nodes[cs[0]].tag == "th" for cs in row_cells):
+        row_cells = [cs[1:] for cs in row_cells]
     if len(rows) < 2 or not all(_uniform_row(nodes, ts, stats, cs, threshold) for cs in row_cells):
         return None
     for a, b in itertools.pairwise(row_cells):
