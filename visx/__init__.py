@@ -22,7 +22,8 @@ from visx.errors import (
     UnreachableError,
     VisxError,
 )
-from visx.model import Node, NodeTable, PageSnapshot
+from visx.model import Node, NodeTable, PageSnapshot, Record, Region
+from visx.pipeline import Extraction, analyse, extract
 
 # Bound eagerly: importing the ``visx.render`` subpackage sets the attribute
 # ``visx.render`` to that module, so a lazy ``render`` function would be
@@ -30,6 +31,7 @@ from visx.model import Node, NodeTable, PageSnapshot
 # only inside the functions that launch a browser.
 from visx.render.page_load import render, render_async
 from visx.render.snapshot_io import load_snapshot
+from visx.schema.table import Table
 
 __version__ = "0.1.0"
 
@@ -39,6 +41,7 @@ __all__ = [
     "ConfigError",
     "DnsError",
     "ExportError",
+    "Extraction",
     "ExtractionError",
     "HttpStatusError",
     "Node",
@@ -46,13 +49,18 @@ __all__ = [
     "NonHtmlContentError",
     "PageCrashedError",
     "PageSnapshot",
+    "Record",
+    "Region",
     "RenderError",
     "RenderTimeoutError",
     "SnapshotError",
     "SourceNotFoundError",
+    "Table",
     "UnreachableError",
     "VisxError",
     "__version__",
+    "analyse",
+    "extract",
     "load_snapshot",
     "render",
     "render_async",
