@@ -109,15 +109,15 @@ def _clean(snapshot: PageSnapshot, cfg: Config) -> Cleaned:
 
 def _tabulate(out: Extraction, cfg: Config) -> None:
     """Align each region's records and build its typed table."""
-    from visx.align import align_region
-    from visx.schema import build_table
+    from visx.align import align_regions
+    from visx.schema import build_tables
 
     t = time.perf_counter()
     nodes = out.snapshot.nodes
-    alignments = [align_region(nodes, rg, cfg) for rg in out.regions]
+    alignments = align_regions(nodes, out.regions, cfg)
     out.timings["align"] = _lap(t)
     t = time.perf_counter()
-    out.tables = [build_table(nodes, rg, al, cfg) for rg, al in zip(out.regions, alignments, strict=True)]
+    out.tables = build_tables(nodes, out.regions, alignments, cfg)
     out.timings["schema"] = _lap(t)
 
 

@@ -9,7 +9,7 @@ simple tree matching with style evidence (:mod:`.stm`), and returns an
 
 from __future__ import annotations
 
-from visx.align.api import align_region
+from visx.align.api import align_region, align_regions
 from visx.align.model import AlignedColumn, Alignment, Item
 
-__all__ = ["AlignedColumn", "Alignment", "Item", "align_region"]
+__all__ = ["AlignedColumn", "Alignment", "Item", "align_region", "align_regions"]

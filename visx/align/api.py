@@ -1,7 +1,8 @@
-"""The alignment stage as one function."""
+"""The alignment stage: one region (:func:`align_region`) or all regions of a page."""
 
 from __future__ import annotations
 
+from visx.align.gcpause import gc_paused
 from visx.align.model import AlignedColumn, Alignment, Item
 from visx.align.partial import align_trees
 from visx.align.tree import ROOT, PageCache, RecTree, TreeBuilder, collapse_lists, find_lists
@@ -14,14 +15,26 @@ def align_region(nodes: NodeTable, region: Region, config: Config | AlignConfig 
 
     A region without records gives an alignment without rows or columns.
     """
+    return align_regions(nodes, [region], config)[0]
+
+
+def align_regions(nodes: NodeTable, regions: list[Region],
+                  config: Config | AlignConfig | None = None) -> list[Alignment]:
+    """:func:`align_region` for each region of a page, sharing the page's lookups."""
     cfg = config.align if isinstance(config, Config) else (config or AlignConfig())
-    records = region.records
-    if not records:
-        return Alignment([], [], stats={"records": 0.0})
     pc = PageCache(nodes)
+    with gc_paused():
+        return [_align(pc, rg, cfg) if rg.records else Alignment([], [], stats={"records": 0.0})
+                for rg in regions]
+
+
+def _align(pc: PageCache, region: Region, cfg: AlignConfig) -> Alignment:
+    records = region.records
     builder = TreeBuilder(pc)
     trees = [builder.build(rec) for rec in records]
-    if cfg.lists:
+    if cfg.lists and builder.alike:  # without two alike siblings in a row there is no list
+        for tree, rec in zip(trees, records, strict=True):
+            builder.index(tree, rec)
         for tree, runs in zip(trees, find_lists(pc, trees), strict=True):
             if runs:
                 collapse_lists(pc, tree, runs)
@@ -30,10 +43,15 @@ def align_region(nodes: NodeTable, region: Region, config: Config | AlignConfig 
     # Columns: seed nodes that some record's item maps to, in the seed's reading order.
     filled: dict[int, list[tuple[int, Item]]] = {}
     for r, (tree, mapping) in enumerate(zip(trees, res.maps, strict=True)):
+        items = tree.item
         for t, s in mapping.items():
-            item = tree.item[t]
+            item = items[t]
             if item is not None:
-                filled.setdefault(s, []).append((r, item))
+                got = filled.get(s)
+                if got is None:
+                    filled[s] = [(r, item)]
+                else:
+                    got.append((r, item))
     order = [s for s in res.seed.preorder() if s in filled]
     paths = _paths(res.seed)
     columns: list[AlignedColumn] = []
@@ -64,4 +82,4 @@ def _paths(seed: RecTree) -> dict[int, str]:
     return out
 
 
-__all__ = ["ROOT", "align_region"]
+__all__ = ["ROOT", "align_region", "align_regions"]

@@ -11,21 +11,33 @@ badge then cannot pull the price column one place to the left).
 
 from __future__ import annotations
 
+import functools
+
 from visx.align import thresholds as th
 from visx.align.tree import TEXT, Feat, RecTree
 
 _EPS = 1e-9
+_SINGLE: list[list[float]] = []
+"""Stands for the DP table of a pair with one child each (see :meth:`Matcher.score`)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _class_overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    """Weighted Jaccard overlap of two class sets (templates reuse a few sets)."""
+    return th.W_CLASSES * len(a & b) / len(a | b)
 
 
 def node_sim(a: Feat, b: Feat) -> float:
     """Score of two same-label nodes, from the agreement of their features."""
+    if a == b:
+        return 1.0  # every feature agrees (or there are none): the formula below gives 1.0
     agree = total = 0.0
     if a.classes or b.classes:
         total += th.W_CLASSES
         if a.classes == b.classes:
             agree += th.W_CLASSES
         elif a.classes and b.classes:
-            agree += th.W_CLASSES * len(a.classes & b.classes) / len(a.classes | b.classes)
+            agree += _class_overlap(a.classes, b.classes)
     if a.font[0]:
         fa, fb = a.font, b.font
         total += 4 * th.W_STYLE
@@ -42,7 +54,7 @@ def node_sim(a: Feat, b: Feat) -> float:
 class Matcher:
     """STM of one record tree ``b`` against the seed ``a``, with its traceback."""
 
-    __slots__ = ("a", "b", "budget", "cut", "memo", "nb", "same", "style")
+    __slots__ = ("a", "b", "budget", "cut", "dp", "memo", "nb", "same", "style")
 
     def __init__(self, a: RecTree, b: RecTree, budget: int = th.MAX_STM_CELLS, *,
                  style: bool = True) -> None:
@@ -57,53 +69,94 @@ class Matcher:
         """Pairs scored without their children because the budget ran out."""
         self.same: set[int] = set()
         """Pairs of equally shaped subtrees: matched node for node, without a DP."""
+        self.dp: dict[int, list[list[float]]] = {}
+        """The child-sequence DP table of each pair that ran one, for the traceback."""
         self.budget = budget
 
     def score(self, x: int, y: int) -> float:
         """STM value of seed node ``x`` against record node ``y`` (memoised)."""
         key = x * self.nb + y
-        got = self.memo.get(key)
+        memo = self.memo
+        got = memo.get(key)
         if got is not None:
             return got
         a, b = self.a, self.b
-        if a.label[x] != b.label[y]:
-            self.memo[key] = 0.0
+        la, lb = a.label, b.label
+        if la[x] != lb[y]:
+            memo[key] = 0.0
             return 0.0
-        if a.shape[x] == b.shape[y]:
+        sha, shb = a.shape, b.shape
+        if sha[x] == shb[y]:
             # Twins: every node pairs with its counterpart and agrees on all the hashed
             # evidence, so the score is the subtree size (the relx tie-break is skipped).
             v = float(a.size[x])
-            self.memo[key] = v
+            memo[key] = v
             self.same.add(key)
             return v
-        base = node_sim(a.feat[x], b.feat[y]) if self.style else 1.0
-        ca, cb = a.children[x], b.children[y]
-        if not ca or not cb or a.label[x] == TEXT:
-            self.memo[key] = base
+        style = self.style
+        fa, fb = a.feat, b.feat
+        base = node_sim(fa[x], fb[y]) if style else 1.0
+        cha, chb = a.children, b.children
+        ca, cb = cha[x], chb[y]
+        if not ca or not cb or la[x] == TEXT:
+            memo[key] = base
             return base
         n = len(cb)
         self.budget -= len(ca) * n
         if self.budget < 0:
             # Out of budget: count the pair by itself, do not descend.
-            self.memo[key] = base
+            memo[key] = base
             self.cut.add(key)
             return base
-        la, lb = a.label, b.label
+        size, same, nb = a.size, self.same, self.nb
+        if n == 1 and len(ca) == 1:
+            # One child each (wrapper chains, most pairs): the DP below reduces to this.
+            ai, bj = ca[0], cb[0]
+            total = base
+            if la[ai] == lb[bj]:
+                k = ai * nb + bj
+                if sha[ai] == shb[bj]:
+                    sc = float(size[ai])
+                    memo[k] = sc
+                    same.add(k)
+                elif not cha[ai] or not chb[bj] or la[ai] == TEXT:
+                    sc = node_sim(fa[ai], fb[bj]) if style else 1.0
+                    memo[k] = sc
+                else:
+                    sc = self.score(ai, bj)
+                total = base + sc
+            self.dp[key] = _SINGLE
+            memo[key] = total
+            return total
         prev = [0.0] * (n + 1)
+        rows = [prev]
         for ai in ca:
             cur = [0.0] * (n + 1)
             lai = la[ai]
+            row = ai * nb
             for j in range(n):
                 best = prev[j + 1] if prev[j + 1] > cur[j] else cur[j]
                 bj = cb[j]
                 if lb[bj] == lai:
-                    v = prev[j] + self.score(ai, bj)
+                    # The head of this method, inlined for the two common cases.
+                    if sha[ai] == shb[bj]:
+                        sc = float(size[ai])  # twins
+                        memo[row + bj] = sc
+                        same.add(row + bj)
+                    elif not cha[ai] or not chb[bj] or lai == TEXT:
+                        sc = node_sim(fa[ai], fb[bj]) if style else 1.0  # a leaf pair
+                        memo[row + bj] = sc
+                    else:
+                        sc = self.score(ai, bj)
+                    v = prev[j] + sc
                     if v > best:
                         best = v
                 cur[j + 1] = best
             prev = cur
+            rows.append(cur)
+        self.dp[key] = rows
         total = base + prev[n]
-        self.memo[key] = total
+        memo[key] = total
         return total
 
     def pairs(self) -> dict[int, int]:
@@ -124,28 +177,18 @@ class Matcher:
         return out
 
     def _children(self, x: int, y: int) -> list[tuple[int, int]]:
-        """Traceback of the child-sequence DP of a matched pair."""
+        """Traceback of the child-sequence DP of a matched pair (none for leaves and cut pairs)."""
+        dp = self.dp.get(x * self.nb + y)
+        if dp is None:
+            return []
         ca, cb = self.a.children[x], self.b.children[y]
-        if not ca or not cb or self.a.label[x] == TEXT:
-            return []
-        if x * self.nb + y in self.cut:
-            return []
-        m, n = len(ca), len(cb)
         memo, nb = self.memo, self.nb
-        s = [[memo.get(ai * nb + bj, 0.0) for bj in cb] for ai in ca]
-        dp = [[0.0] * (n + 1) for _ in range(m + 1)]
-        for i in range(1, m + 1):
-            row, up, si = dp[i], dp[i - 1], s[i - 1]
-            for j in range(1, n + 1):
-                best = up[j] if up[j] > row[j - 1] else row[j - 1]
-                v = up[j - 1] + si[j - 1]
-                if si[j - 1] > 0 and v > best:
-                    best = v
-                row[j] = best
+        if dp is _SINGLE:
+            return [(ca[0], cb[0])] if memo.get(ca[0] * nb + cb[0], 0.0) > 0 else []
         out: list[tuple[int, int]] = []
-        i, j = m, n
+        i, j = len(ca), len(cb)
         while i > 0 and j > 0:
-            sij = s[i - 1][j - 1]
+            sij = memo.get(ca[i - 1] * nb + cb[j - 1], 0.0)
             if sij > 0 and abs(dp[i][j] - (dp[i - 1][j - 1] + sij)) <= _EPS:
                 out.append((ca[i - 1], cb[j - 1]))
                 i -= 1

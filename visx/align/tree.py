@@ -7,23 +7,26 @@ carries a few rendered features (classes, font size/weight/colour, x-offset in
 its record, text shape) that :mod:`visx.align.stm` uses to break ties.
 
 Nested lists (tags, several authors) are found across the records of a region
-(:func:`collapse_lists`) and each replaced by one ``#list`` node. The runs of
-alike siblings this needs are collected while the trees are built, so the DOM
-is walked once.
+(:func:`collapse_lists`) and each replaced by one ``#list`` node. Building notes
+whether any record has two alike siblings in a row; only then does a second walk
+(:meth:`TreeBuilder.index`) collect the sibling runs and element paths this needs,
+so regions without lists (most of them) walk their DOM once.
 
-Trees are flat lists indexed by tree-node id; ids are allocated bottom-up and
-carry no order: ``children`` lists hold the reading order, from ``root``.
+Trees are flat lists indexed by tree-node id; ids are allocated bottom-up, so a
+freshly built tree numbers its nodes in post-order, but ``children`` lists hold
+the reading order, from ``root``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from visx.align import thresholds as th
 from visx.align.model import Item
-from visx.model import Node, NodeTable, Record
+from visx.model import STYLE_INDEX, Node, NodeTable, Record
 
 ROOT = "#record"
 TEXT = "#text"
@@ -48,6 +51,12 @@ class Feat(NamedTuple):
 
 
 _NO_FEAT = Feat(frozenset(), ("", "", ""), 0.0, "", "")
+
+# The tree builder makes a Feat and an Item per node: tuple.__new__ skips the
+# NamedTuple constructor's keyword handling.
+_new_feat = cast("Callable[[type[Feat], tuple[Any, ...]], Feat]", tuple.__new__)
+_new_item = cast("Callable[[type[Item], tuple[Any, ...]], Item]", tuple.__new__)
+_DISPLAY = STYLE_INDEX["display"]
 
 Sig = tuple[str, tuple[str, ...], tuple[str, str, str]]
 RunKey = tuple[int, Sig]
@@ -84,6 +93,10 @@ class RecTree:
 
     n_data: int = 0
     """Data items reachable from the root."""
+    postorder: bool = True
+    """Node ids number the nodes in post-order, as :class:`TreeBuilder` adds them (each
+    node after its children), so equally shaped trees have equal ids node for node.
+    Cleared when the tree is rearranged (list collapse, seed growth)."""
 
     def add(self, label: str, feat: Feat, kids: list[int], item: Item | None) -> int:
         if item is not None:
@@ -136,35 +149,79 @@ class RecTree:
         return n
 
 
-_CURRENCY = r"[$€£¥₹₩₽₺₫₱฿]|\b(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR|Rs\.?|kr|zł)\b"
+_CURRENCY_SIGNS = "$€£¥₹₩₽₺₫₱฿"
+_CURRENCY_WORDS = ("USD", "EUR", "GBP", "CAD", "AUD", "JPY", "CHF", "INR", r"Rs\.?", "kr", "zł")
+_CURRENCY = rf"[{_CURRENCY_SIGNS}]|\b(?:{'|'.join(_CURRENCY_WORDS)})\b"
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 _DIGIT = re.compile(r"\d")
 _SHAPES = (
     ("price", re.compile(rf"(?:{_CURRENCY})\s*\d|\d\s*(?:{_CURRENCY})", re.I)),
-    ("date", re.compile(r"\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\bago\b", re.I)),
+    ("date", re.compile(rf"\b\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{1,4}}\b|\b(?:{_MONTHS})[a-z]*\.?\s+\d|\d\s+(?:{_MONTHS})|\bago\b", re.I)),
     ("num", re.compile(r"^[^A-Za-z]*\d[^A-Za-z]*$")),
 )
-_SEPARATORS = re.compile("[" + re.escape("".join(sorted(th.SEPARATOR_CHARS))) + "]*")
+_SEPARATOR_STR = "".join(sorted(th.SEPARATOR_CHARS))
+
+# For ASCII text, which only case-folds to ASCII: the words a price or date match needs.
+_ASCII_SIGNS = "".join(c for c in _CURRENCY_SIGNS if c.isascii())
+_CURRENCY_CODES = frozenset(w.removesuffix(r"\.?").lower() for w in _CURRENCY_WORDS if w.isascii())
+_MONTH3 = frozenset(_MONTHS.split("|")) | {"ago"}
+_WORD = re.compile(r"\w+")
+_SHAPE_CACHE: dict[str, str] = {}
+_SHAPE_CACHE_MAX = 20_000
+"""Distinct texts with digits kept; the cache starts over past this (a few MB at most)."""
 
 
 def text_shape(text: str) -> str:
     """Coarse type of a text piece, cheap enough for every leaf."""
     if not _DIGIT.search(text) and "ago" not in text:
         return "word"
-    for name, rx in _SHAPES:
-        if rx.search(text):
-            return name
+    got = _SHAPE_CACHE.get(text)
+    if got is None:
+        if len(_SHAPE_CACHE) >= _SHAPE_CACHE_MAX:
+            _SHAPE_CACHE.clear()
+        got = _SHAPE_CACHE[text] = _shape(text)
+    return got
+
+
+def _shape(text: str) -> str:
+    """:func:`text_shape` after its digit test: the first of ``_SHAPES`` that matches.
+
+    ASCII text only case-folds to ASCII, so its words tell when the price and date
+    expressions cannot match: a price needs "$" or a currency code as a whole word,
+    a date two of "./-" or a word that starts with a month (or "ago").
+    """
+    if text.isascii():
+        words = _WORD.findall(text.lower())
+        price = any(c in text for c in _ASCII_SIGNS) or not _CURRENCY_CODES.isdisjoint(words)
+        date = (text.count(".") + text.count("/") + text.count("-") >= 2
+                or any(w[:3] in _MONTH3 for w in words))
+    else:
+        price = date = True
+    if price and _SHAPES[0][1].search(text):
+        return "price"
+    if date and _SHAPES[1][1].search(text):
+        return "date"
+    if _SHAPES[2][1].search(text):
+        return "num"
     return "word"
 
 
 def clean_text(raw: str) -> str:
     """Whitespace-normalised text, or "" when it is only a separator."""
-    t = " ".join(raw.split())
-    if not t or _SEPARATORS.fullmatch(t):
+    if raw.isprintable() and "  " not in raw and raw[:1] != " " and raw[-1:] != " ":
+        t = raw  # already normalised: the only whitespace a printable text has is " "
+    else:
+        t = " ".join(raw.split())
+    if not t.strip(_SEPARATOR_STR):  # also true for ""
         return ""
     return t
 
 
 _NONE: frozenset[int] = frozenset()
+_LEAF: list[int] = []
+"""The children of every leaf the builder makes, shared to save a list per leaf. Never
+mutated: list collapse only edits lists that hold the list's entries, and the seed
+copies its record's lists before it grows."""
 
 
 def _links(nodes: list[Node], e: int) -> set[str]:
@@ -175,7 +232,7 @@ def _links(nodes: list[Node], e: int) -> set[str]:
 class PageCache:
     """Per-page lookups shared by every record of a region (fonts, class sets, signatures)."""
 
-    __slots__ = ("classes", "fonts", "looks", "nodes", "sigs")
+    __slots__ = ("classes", "fonts", "looks", "nodes", "parts", "sigs")
 
     def __init__(self, nodes: NodeTable) -> None:
         self.nodes = nodes
@@ -183,6 +240,7 @@ class PageCache:
         self.classes: dict[tuple[str, ...], frozenset[str]] = {}
         self.sigs: dict[int, Sig] = {}
         self.looks: dict[tuple[tuple[str, ...], int], tuple[frozenset[str], tuple[str, str, str]]] = {}
+        self.parts: dict[int, list[str]] = {}
 
     def font(self, e: int) -> tuple[str, str, str]:
         si = self.nodes.nodes[e].style
@@ -208,6 +266,13 @@ class PageCache:
             got = self.looks[key] = (self.class_set(e), self.font(e))
         return got
 
+    def text_parts(self, e: int) -> list[str]:
+        """``nodes.text_parts(e)``, once per element (list detection asks up to three times)."""
+        got = self.parts.get(e)
+        if got is None:
+            got = self.parts[e] = self.nodes.text_parts(e)
+        return got
+
     def sig(self, e: int) -> Sig:
         """Tag, classes and font: siblings with equal signatures are alike."""
         got = self.sigs.get(e)
@@ -218,101 +283,222 @@ class PageCache:
 
 
 class TreeBuilder:
-    """Builds the :class:`RecTree` of each record of one region."""
+    """Builds the :class:`RecTree` of each record of one region.
+
+    The hot loop of the alignment stage: one pass over each record's elements,
+    with the per-node helpers inlined and feature tuples built directly.
+    """
 
     def __init__(self, pc: PageCache) -> None:
         self.pc = pc
         self.nodes = pc.nodes
         self.nn = pc.nodes.nodes  # the plain list: indexing it skips a Python-level __getitem__
+        self.alike = False
+        """Some record built so far has two alike sibling elements in a row (a possible list)."""
+        self.merged: dict[int, frozenset[int]] = {}
+        """Element -> children merged into its text, where there are any."""
 
     def build(self, record: Record) -> RecTree:
+        """The record's tree; its ``paths`` and ``repeats`` stay empty until :meth:`index`."""
         t = RecTree()
         kids = []
-        nodes = self.nodes
-        for k, part in enumerate(record.parts):
+        nodes = self.nn
+        for part in record.parts:
             n = nodes[part]
             if n.vis or n.tag in _SKIP_TAGS:
                 continue
-            c = self._element(t, part, n.x, "", hash((k, n.tag)), 0)
+            c = self._element(t, part, n.x, "", 0)
             if c >= 0:
                 kids.append(c)
         t.root = t.add(ROOT, _NO_FEAT, kids, None)
         return t
 
-    def _text(self, t: RecTree, raw: str, holder: int, x0: float, href: str) -> int:
-        text = clean_text(raw)
-        if not text:
-            return -1
-        classes, font = self.pc.look(holder)
-        feat = Feat(classes, font, self.nn[holder].x - x0, text_shape(text), text)
-        return t.add(TEXT, feat, [], Item("text", text, holder, href))
+    def index(self, t: RecTree, record: Record) -> None:
+        """Fill ``t.paths`` and ``t.repeats`` (what :func:`find_lists` reads) for a built record.
 
-    def _element(self, t: RecTree, e: int, x0: float, href: str, path: int, depth: int) -> int:
+        A second walk over the elements :meth:`build` visited, in the same order: only
+        regions where :attr:`alike` is set need it, so most regions skip this work.
+        """
+        nodes = self.nn
+        for k, part in enumerate(record.parts):
+            n = nodes[part]
+            if not n.vis and n.tag not in _SKIP_TAGS:
+                self._index(t, part, hash((k, n.tag)), 0)
+
+    def _index(self, t: RecTree, e: int, path: int, depth: int) -> None:
         nodes, pc = self.nn, self.pc
-        n = nodes[e]
-        tag = n.tag
-        if tag == "a" and n.attrs.get("href"):
-            href = n.attrs["href"]
-        kids: list[int] = []
         t.paths[path] = e
-        children = n.children if depth < th.MAX_DEPTH else []
-        merge = self._mergeable(e) if children else _NONE
-        run = [n.text]
-        links: set[str] = set()
+        children = nodes[e].children
+        if not children or depth >= th.MAX_DEPTH:
+            return
+        merge = self.merged.get(e, _NONE)
         many = len(children) > 1
         steps: dict[tuple[str, tuple[str, ...]], int] = {}
         sigs = pc.sigs
         prev: Sig | None = None
         for c in children:
-            cn = nodes[c]
             if c in merge:
+                continue
+            cn = nodes[c]
+            if cn.vis or cn.tag in _SKIP_TAGS:
+                continue
+            step = (cn.tag, cn.classes)
+            if many:
+                s = sigs.get(c) or pc.sig(c)
+                if s == prev:
+                    t.repeats.add((path, s))  # two alike siblings in a row
+                prev = s
+                i = steps.get(step, 0)
+                steps[step] = i + 1
+                self._index(t, c, hash((path, step, i)), depth + 1)
+            else:
+                self._index(t, c, hash((path, step, 0)), depth + 1)
+
+    def _element(self, t: RecTree, e: int, x0: float, href: str, depth: int) -> int:
+        nodes, pc = self.nn, self.pc
+        n = nodes[e]
+        tag = n.tag
+        if tag == "a":
+            h = n.attrs.get("href")
+            if h:
+                href = h
+        kids: list[int] = []
+        look = pc.looks.get((n.classes, n.style)) or pc.look(e)
+        relx = n.x - x0
+        children = n.children
+        if children and depth < th.MAX_DEPTH:
+            # Text of its own (before, between or after its children) makes text leaves
+            # and can merge children into them; most elements have none.
+            raw = n.text
+            own = bool(raw) and not raw.isspace()
+            if not own:
+                for c in children:
+                    raw = nodes[c].tail
+                    if raw and not raw.isspace():
+                        own = True
+                        break
+            if own:
+                self._mixed(t, kids, n, look, relx, x0, href, depth)
+            elif len(children) > 1:
+                # Only whitespace around the children: no text run can make a leaf.
+                check = not self.alike
+                prev: Sig | None = None
+                for c in children:
+                    cn = nodes[c]
+                    if not cn.vis and cn.tag not in _SKIP_TAGS:
+                        if check:
+                            s = (cn.tag, cn.classes, pc.fonts.get(cn.style) or pc.font(c))
+                            if s == prev:
+                                self.alike = True
+                                check = False
+                            prev = s
+                        k = self._element(t, c, x0, href, depth + 1)
+                        if k >= 0:
+                            kids.append(k)
+            else:
+                c = children[0]
+                cn = nodes[c]
+                if not cn.vis and cn.tag not in _SKIP_TAGS:
+                    k = self._element(t, c, x0, href, depth + 1)
+                    if k >= 0:
+                        kids.append(k)
+        else:
+            raw = n.text
+            if raw and not raw.isspace():
+                self._leaf(t, kids, raw, e, look, relx, href)
+        if kids:
+            item = self._own_item(e, href, has_data=True) if tag == "img" else None
+        elif not n.classes and not n.attrs and tag != "img" and tag != "a":
+            return -1  # nothing for _own_item to find: no image, link, label or star widget
+        else:
+            item = self._own_item(e, href, has_data=False)
+            if item is None:
+                return -1
+        classes, font = look
+        shape = t.shape
+        t.label.append(tag)
+        t.children.append(kids or _LEAF)
+        t.feat.append(_new_feat(Feat, (classes, font, relx, "", "")))
+        t.item.append(item)
+        if not kids:
+            shape.append(hash((tag, classes, font, "")))
+        elif len(kids) == 1:
+            shape.append(hash((tag, classes, font, shape[kids[0]])))
+        else:
+            shape.append(hash((tag, classes, font, *map(shape.__getitem__, kids))))
+        if item is not None:
+            t.n_data += 1
+        k = len(shape) - 1
+        t.of_elem[e] = k
+        return k
+
+    def _mixed(self, t: RecTree, kids: list[int], n: Node, look: tuple[frozenset[str], tuple[str, str, str]],
+               relx: float, x0: float, href: str, depth: int) -> None:
+        """Children of an element with text of its own: text runs become leaves between them."""
+        nodes, pc = self.nn, self.pc
+        e = n.index
+        children = n.children
+        merge = self._mergeable(n)
+        if merge:
+            self.merged[e] = merge
+        run = [n.text]
+        links: set[str] = set()
+        check = len(children) > 1 and not self.alike
+        prev: Sig | None = None
+        for c in children:
+            cn = nodes[c]
+            if merge and c in merge:
                 run.append(self._raw_text(c))
                 links.update(_links(nodes, c))
                 run.append(cn.tail)
                 continue
-            if cn.vis == 0 and cn.tag not in _SKIP_TAGS:
+            if not cn.vis and cn.tag not in _SKIP_TAGS:
                 if any(run):
-                    self._flush(t, kids, run, links, e, x0, href)
+                    self._flush(t, kids, run, links, e, look, relx, href)
                     run, links = [], set()
                 else:
                     run = []
-                step = (cn.tag, cn.classes)
-                if many:
-                    s = sigs.get(c) or pc.sig(c)
+                if check:
+                    s = (cn.tag, cn.classes, pc.fonts.get(cn.style) or pc.font(c))
                     if s == prev:
-                        t.repeats.add((path, s))  # two alike siblings in a row
+                        self.alike = True
+                        check = False
                     prev = s
-                    i = steps.get(step, 0)
-                    steps[step] = i + 1
-                    child_path = hash((path, step, i))
-                else:
-                    child_path = hash((path, step, 0))
-                k = self._element(t, c, x0, href, child_path, depth + 1)
+                k = self._element(t, c, x0, href, depth + 1)
                 if k >= 0:
                     kids.append(k)
             if cn.tail:
                 run.append(cn.tail)
         if any(run):
-            self._flush(t, kids, run, links, e, x0, href)
-        item = self._own_item(e, href, has_data=bool(kids)) if not kids or tag == "img" else None
-        if not kids and item is None:
-            return -1
-        classes, font = pc.look(e)
-        k = t.add(tag, Feat(classes, font, n.x - x0, "", ""), kids, item)
-        t.of_elem[e] = k
-        return k
+            self._flush(t, kids, run, links, e, look, relx, href)
 
     def _flush(self, t: RecTree, kids: list[int], run: list[str], links: set[str], e: int,
-               x0: float, href: str) -> None:
+               look: tuple[frozenset[str], tuple[str, str, str]], relx: float, href: str) -> None:
         """One text leaf for a run of text and merged inline children."""
         raw = "".join(run) if len(run) > 1 else (run[0] if run else "")
         if raw and not raw.isspace():
-            k = self._text(t, raw, e, x0, next(iter(links)) if len(links) == 1 else href)
-            if k >= 0:
-                kids.append(k)
+            self._leaf(t, kids, raw, e, look, relx, next(iter(links)) if len(links) == 1 else href)
 
-    def _mergeable(self, e: int) -> frozenset[int]:
-        """Children of ``e`` whose text runs on with ``e``'s own text (seed 002's depth merge).
+    @staticmethod
+    def _leaf(t: RecTree, kids: list[int], raw: str, holder: int,
+              look: tuple[frozenset[str], tuple[str, str, str]], relx: float, href: str) -> None:
+        """Append a ``#text`` leaf for ``raw`` (unless it is only a separator) to ``kids``."""
+        text = clean_text(raw)
+        if not text:
+            return
+        classes, font = look
+        tshape = text_shape(text)
+        shape = t.shape
+        t.label.append(TEXT)
+        t.children.append(_LEAF)
+        t.feat.append(_new_feat(Feat, (classes, font, relx, tshape, text)))
+        t.item.append(_new_item(Item, ("text", text, holder, href, "", (), (), (), None)))
+        shape.append(hash((TEXT, classes, font, tshape)))
+        t.n_data += 1
+        kids.append(len(shape) - 1)
+
+    def _mergeable(self, n: Node) -> frozenset[int]:
+        """Children of ``n`` whose text runs on with ``n``'s own text (seed 002's depth merge).
 
         Inline formatting (``b``, ``em``, a bare ``span``...) always joins the text
         around it. Other inline elements (links, classed spans) join when the
@@ -321,9 +507,13 @@ class TreeBuilder:
         of fields with separators between stays apart. Block children never join.
         """
         nodes = self.nn
-        n = nodes[e]
-        lead = clean_text(n.text) if n.text else ""
-        tails = sum(len(clean_text(nodes[c].tail)) for c in n.children if nodes[c].tail)
+        raw = n.text
+        lead = clean_text(raw) if raw and not raw.isspace() else ""
+        tails = 0
+        for c in n.children:
+            raw = nodes[c].tail
+            if raw and not raw.isspace():
+                tails += len(clean_text(raw))
         own = len(lead) + tails
         if not own:
             return _NONE
@@ -352,14 +542,14 @@ class TreeBuilder:
     def _inline_kind(self, c: int) -> str:
         """``fmt`` (inline formatting only), ``other`` (inline), or ``block``."""
         nodes = self.nn
-        style = self.nodes.style
+        styles = self.nodes.styles
         fmt_tags = th.INLINE_FORMAT_TAGS
         kind = "fmt"
         for d in range(c, nodes[c].end):
             dn = nodes[d]
             if dn.tag in ("br", "wbr") or (dn.vis and d != c):
                 continue
-            if dn.tag in _SKIP_TAGS or dn.tag == "img" or style(d, "display") != "inline":
+            if dn.tag in _SKIP_TAGS or dn.tag == "img" or styles[dn.style][_DISPLAY] != "inline":
                 return "block"
             if dn.tag not in fmt_tags and not (dn.tag == "span" and not dn.classes and not dn.id):
                 kind = "other"
@@ -426,9 +616,10 @@ class TreeBuilder:
         return None
 
 
-def _n_data(nodes: NodeTable, e: int) -> int:
+def _n_data(pc: PageCache, e: int) -> int:
     """Rough count of data items below an element: text pieces plus images."""
-    n = len(nodes.text_parts(e))
+    nodes = pc.nodes.nodes
+    n = len(pc.text_parts(e))
     return n + sum(1 for i in range(e, nodes[e].end) if nodes[i].tag == "img")
 
 
@@ -454,7 +645,6 @@ def find_lists(pc: PageCache, trees: list[RecTree]) -> list[list[Run]]:
     there) while its entries stay alike: small, of one text shape, and not a
     fixed label. Runs of constant length stay columns.
     """
-    nodes = pc.nodes
     out: list[list[Run]] = [[] for _ in trees]
     if len(trees) < th.LIST_MIN_RECORDS:
         return out
@@ -472,23 +662,23 @@ def find_lists(pc: PageCache, trees: list[RecTree]) -> list[list[Run]]:
         if max(counts) < 2 or min(counts) == max(counts):
             continue
         runs = list(by_rec.values())
-        if any(_n_data(nodes, e) > th.LIST_MAX_ITEMS_PER_ENTRY for run in runs for e in run.elems):
+        if any(_n_data(pc, e) > th.LIST_MAX_ITEMS_PER_ENTRY for run in runs for e in run.elems):
             continue
-        if _positional(nodes, [run.elems for run in runs]):
+        if _positional(pc, [run.elems for run in runs]):
             continue
         for r, run in by_rec.items():
             out[r].append(run)
     return out
 
 
-def _positional(nodes: NodeTable, runs: list[list[int]]) -> bool:
+def _positional(pc: PageCache, runs: list[list[int]]) -> bool:
     """True when position i of the run means something fixed (a label, a type)."""
     by_pos: list[list[str]] = []
     for elems in runs:
         for i, e in enumerate(elems):
             if i == len(by_pos):
                 by_pos.append([])
-            by_pos[i].append(nodes.text(e))
+            by_pos[i].append(" ".join(pc.text_parts(e)))
     dominant: list[str] = []
     lead: list[str] = []
     for texts in by_pos[:2]:
@@ -523,7 +713,7 @@ def collapse_lists(pc: PageCache, tree: RecTree, runs: list[Run]) -> None:
             continue  # inside a list collapsed before: already part of its value
         values, hrefs, elems = [], [], []
         for e in run.elems:
-            text = " ".join(nodes.text_parts(e))
+            text = " ".join(pc.text_parts(e))
             if text:
                 values.append(text)
                 elems.append(e)
@@ -539,6 +729,7 @@ def collapse_lists(pc: PageCache, tree: RecTree, runs: list[Run]) -> None:
         kids[i0:i1 + 1] = [ln]
         changed = True
     if changed:
+        tree.postorder = False
         tree.rehash()
 
 

@@ -8,8 +8,8 @@ constant and label columns, and returns a :class:`Table`.
 
 from __future__ import annotations
 
-from visx.schema.build import build_table
+from visx.schema.build import build_table, build_tables
 from visx.schema.entities import TYPES, Typed, type_text
 from visx.schema.table import Cell, Column, Table
 
-__all__ = ["TYPES", "Cell", "Column", "Table", "Typed", "build_table", "type_text"]
+__all__ = ["TYPES", "Cell", "Column", "Table", "Typed", "build_table", "build_tables", "type_text"]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import operator
 import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, cast
 
+from visx.align.gcpause import gc_paused
 from visx.align.model import Alignment, Item
 from visx.align.thresholds import STAR_SCALE
 from visx.config import Config, SchemaConfig
@@ -15,9 +18,11 @@ from visx.schema import thresholds as th
 from visx.schema.dates import numeric_fields, numeric_order
 from visx.schema.entities import Context, Typed, parse_as, type_text
 from visx.schema.names import ColumnFacts, name_columns
-from visx.schema.numbers import decimal_vote, tokens
+from visx.schema.numbers import text_counts, vote_of
 from visx.schema.table import Cell, Column, Table
 
+# A Typed per cell: tuple.__new__ skips the NamedTuple constructor's default handling.
+_new_typed = cast("Callable[[type[Typed], tuple[Any, ...]], Typed]", tuple.__new__)
 _PREFIX_LABEL = re.compile(r"^([^\d:/]{1,40}):(?!//)\s*(\S.*)$")
 
 
@@ -32,6 +37,8 @@ class _Col:
     flags: tuple[str, ...] = ()
     type: str = "text"
     values: list[Typed | None] | None = None
+    votes: tuple[int, int] | None = None
+    """Decimal separator votes of the column's numbers (``.``, ``,``), once counted."""
 
 
 def build_table(nodes: NodeTable, region: Region, alignment: Alignment,
@@ -40,13 +47,29 @@ def build_table(nodes: NodeTable, region: Region, alignment: Alignment,
 
     A region without records gives an empty table with a warning.
     """
+    return build_tables(nodes, [region], [alignment], config)[0]
+
+
+def build_tables(nodes: NodeTable, regions: list[Region], alignments: list[Alignment],
+                 config: Config | SchemaConfig | None = None) -> list[Table]:
+    """:func:`build_table` for each region of a page (``alignments[k]`` aligns ``regions[k]``)."""
     cfg = config.table if isinstance(config, Config) else (config or SchemaConfig())
+    with gc_paused():
+        return [_build_or_empty(nodes, rg, al, cfg) for rg, al in zip(regions, alignments, strict=True)]
+
+
+def _build_or_empty(nodes: NodeTable, region: Region, alignment: Alignment, cfg: SchemaConfig) -> Table:
     n = len(region.records)
     if n == 0 or not alignment.columns:
         where = nodes[region.parent].xpath if 0 <= region.parent < len(nodes) else "?"
         why = "no records" if n == 0 else "no data items in its records"
         return Table(region.rank, [], [[] for _ in range(n)],
                      warnings=[f"region {where}: {why}; its table is empty"])
+    return _build(nodes, region, alignment, cfg)
+
+
+def _build(nodes: NodeTable, region: Region, alignment: Alignment, cfg: SchemaConfig) -> Table:
+    n = len(region.records)
     cols = [_Col([row[c] for row in alignment.cells], col.kind)
             for c, col in enumerate(alignment.columns)]
     _find_labels(nodes, cols, n)
@@ -55,10 +78,11 @@ def build_table(nodes: NodeTable, region: Region, alignment: Alignment,
 
     def decimal(col: _Col) -> str | None:
         """Configured, else the column's vote, else the whole table's vote."""
-        if fixed or (got := decimal_vote(_number_tokens(col))):
+        if fixed or (got := vote_of(_votes(col))):
             return fixed or got
         if not table_vote:
-            table_vote.append(decimal_vote([t for c in cols for t in _number_tokens(c)]))
+            counts = [_votes(c) for c in cols]
+            table_vote.append(vote_of((sum(c[0] for c in counts), sum(c[1] for c in counts))))
         return table_vote[0]
 
     for col in cols:
@@ -70,7 +94,8 @@ def build_table(nodes: NodeTable, region: Region, alignment: Alignment,
     names = name_columns(nodes, region, facts, linked)
     columns = [Column(name, col.type, f.fill, col.flags, source)
                for col, f, (name, source) in zip(cols, facts, names, strict=True)]
-    rows: list[list[Cell | None]] = [[_cell(nodes, col, r) for col in cols] for r in range(n)]
+    by_col = [_cells(nodes, col) for col in cols]
+    rows: list[list[Cell | None]] = [list(row) for row in zip(*by_col, strict=True)]
     warnings = []
     if alignment.forced:
         warnings.append(f"{alignment.forced} data item(s) placed at a guessed column")
@@ -85,10 +110,18 @@ def _text_of(col: _Col, it: Item) -> str:
     return it.text
 
 
-def _number_tokens(col: _Col) -> list[str]:
-    if col.kind in ("image", "link", "stars", "list"):
-        return []
-    return [t for it in col.items if it is not None for t in tokens(it.text)]
+def _votes(col: _Col) -> tuple[int, int]:
+    """Decimal separator votes of the numbers in the column's texts."""
+    if col.votes is None:
+        dots = commas = 0
+        if col.kind not in ("image", "link", "stars", "list"):
+            for it in col.items:
+                if it is not None:
+                    d, c = text_counts(it.text)
+                    dots += d
+                    commas += c
+        col.votes = (dots, commas)
+    return col.votes
 
 
 def _find_labels(nodes: NodeTable, cols: list[_Col], n: int) -> None:
@@ -97,13 +130,14 @@ def _find_labels(nodes: NodeTable, cols: list[_Col], n: int) -> None:
         texts = [it.text for it in col.items if it is not None and it.kind == "text"]
         if len(texts) < th.CONSTANT_MIN_RECORDS:
             continue
-        if len(set(texts)) == 1 and c + 1 < len(cols) and _label_like(texts[0]):
+        distinct = len(set(texts))
+        if distinct == 1 and c + 1 < len(cols) and _label_like(texts[0]):
             nxt = cols[c + 1]
             if len(texts) >= 0.8 * n and _labels_next(nodes, col, nxt, colon=texts[0].endswith(":")):
                 col.flags += ("label",)
                 nxt.label = texts[0].rstrip(":").strip()
                 continue
-        if len(set(texts)) > 1:
+        if distinct > 1:
             prefix = _shared_prefix(texts)
             if prefix:
                 col.prefix = prefix
@@ -114,7 +148,8 @@ def _find_labels(nodes: NodeTable, cols: list[_Col], n: int) -> None:
 def _shared_prefix(texts: list[str]) -> str:
     """A label most cells start with: ``Word(s):``, or words ending in "by", "in"... ("Posted by")."""
     need = th.COLUMN_TYPE_SHARE * len(texts)
-    colon = Counter(m.group(1).strip() + ":" for t in texts if (m := _PREFIX_LABEL.match(t)))
+    # The label's colon sits within the first 41 characters: test that before the expression.
+    colon = Counter(m.group(1).strip() + ":" for t in texts if ":" in t[:41] and (m := _PREFIX_LABEL.match(t)))
     if colon:
         p, k = colon.most_common(1)[0]
         if k >= need and _label_like(p):
@@ -181,7 +216,10 @@ def _type_column(col: _Col, decimal: Callable[[_Col], str | None], date_order: s
         decided.update(type_text(_text_of(col, it)).type for it in sample[th.TYPE_FIRST:])
     col.type = _column_type(decided, sum(decided.values()))
     if col.type == "text":
-        col.values = [Typed("text", _text_of(col, it)) if it else None for it in col.items]
+        if col.prefix:
+            col.values = [Typed("text", _text_of(col, it)) if it else None for it in col.items]
+        else:
+            col.values = [_new_typed(Typed, ("text", it.text, ())) if it else None for it in col.items]
         return
     order = date_order if date_order != "auto" or col.type != "date" else _date_order(col)
     ctx = Context(decimal=decimal(col) if col.type in _NUMERIC else None, date_order=order)
@@ -197,10 +235,13 @@ def _type_column(col: _Col, decimal: Callable[[_Col], str | None], date_order: s
     col.flags += tuple(sorted(flags))
 
 
+_count = operator.itemgetter(1)
+
+
 def _column_type(decided: Counter[str], total: int) -> str:
     if total == 0:
         return "text"
-    top, k = decided.most_common(1)[0]
+    top, k = max(decided.items(), key=_count)  # the first of equals, as most_common(1)
     if k >= th.COLUMN_TYPE_SHARE * total:
         return top
     for group, name in ((("integer", "number"), "number"), (("time", "duration"), "")):
@@ -227,8 +268,10 @@ def _date_order(col: _Col) -> str:
 def _is_constant(col: _Col, n: int) -> bool:
     if n < th.CONSTANT_MIN_RECORDS or any(it is None for it in col.items):
         return False
-    keys = {(it.text, it.href, it.src, it.values, it.fill) for it in col.items if it is not None}
-    return len(keys) == 1
+    present = [it for it in col.items if it is not None]
+    first = present[0]
+    key = (first.text, first.href, first.src, first.values, first.fill)
+    return all((it.text, it.href, it.src, it.values, it.fill) == key for it in present)
 
 
 def _facts(col: _Col, n: int) -> ColumnFacts:
@@ -240,13 +283,20 @@ def _facts(col: _Col, n: int) -> ColumnFacts:
                        col.flags, texts[0] if texts else "")
 
 
-def _cell(nodes: NodeTable, col: _Col, r: int) -> Cell | None:
-    it = col.items[r]
-    if it is None:
-        return None
-    typed = col.values[r] if col.values is not None else None
-    value = typed.value if typed is not None else None
-    node = nodes[it.node]
-    bbox = union_bbox([nodes[e].bbox for e in it.nodes]) if it.nodes else node.bbox
-    return Cell(it.text, value, it.href or None, it.src or None, node.xpath, bbox,
-                typed.flags if typed is not None else ())
+def _cells(nodes: NodeTable, col: _Col) -> list[Cell | None]:
+    """The column's cells, record by record (None where a record has no value)."""
+    nn = nodes.nodes
+    values = col.values
+    out: list[Cell | None] = []
+    for r, it in enumerate(col.items):
+        if it is None:
+            out.append(None)
+            continue
+        typed = values[r] if values is not None else None
+        node = nn[it.node]
+        bbox = union_bbox([nn[e].bbox for e in it.nodes]) if it.nodes else (node.x, node.y, node.w, node.h)
+        if typed is None:
+            out.append(Cell(it.text, None, it.href or None, it.src or None, node.xpath, bbox, ()))
+        else:
+            out.append(Cell(it.text, typed.value, it.href or None, it.src or None, node.xpath, bbox, typed.flags))
+    return out

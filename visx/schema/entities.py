@@ -82,14 +82,40 @@ _R_DECIMAL_END = re.compile(r"\d[.,]\d{1,2}$")
 _R_AMPM = re.compile(r"[ap]\.?\s?m", re.I)
 _R_FRACTION = re.compile(r"[.,]\d{1,2}$")
 _R_WORDCHAR = re.compile(r"[^\W\d_]")
-_DIGITS = re.compile(r"\d")
+_SEVEN_DIGITS = re.compile(r"\d(?:\D*\d){6}")
+"""Matches when a text holds seven digits or more (a possible phone number)."""
+_DATE_WORDS = r"\d[./-]\d{1,2}[./-]\d|\bago\b|\b(?:vor|hace|il y a)\b"
 _DATE_HINT = re.compile(
-    r"\d[./-]\d{1,2}[./-]\d|\bago\b|\b(?:vor|hace|il y a)\b|(?<![^\W\d_])(?:"
+    _DATE_WORDS + r"|(?<![^\W\d_])(?:"
     + "|".join(sorted({re.escape(w) for w in MONTHS} | {re.escape(fold(w)) for w in MONTHS}, key=len, reverse=True))
     + r")\.?(?![^\W\d_])",
     re.I,
 )
 """A numeric date, a month name or a relative-time word: only these can be dates."""
+
+# Cheaper equivalents of _PRICE and _DATE_HINT for ASCII text, whose letters only
+# case-fold to ASCII: a match needs one of these ASCII strings, resp. a whole word.
+_ASCII_CURRENCIES = tuple(sorted(k for k in CURRENCIES if k.isascii() and "$" not in k))
+_ASCII_MONTHS = frozenset(w for m in MONTHS for w in (m, fold(m)) if w.isascii())
+_ASCII_WORD = re.compile(r"[a-z]+")
+_DATE_HINT_REST = re.compile(_DATE_WORDS, re.I)
+
+
+def _may_be_price(text: str) -> bool:
+    """False only when _PRICE cannot match (an ASCII text without "$" or a currency code)."""
+    if not text.isascii() or "$" in text:
+        return True
+    low = text.lower()
+    return any(c in low for c in _ASCII_CURRENCIES)
+
+
+def _date_hint(text: str) -> bool:
+    """``_DATE_HINT.search(text)``, by word lookups for ASCII text."""
+    if not text.isascii():
+        return _DATE_HINT.search(text) is not None
+    if _DATE_HINT_REST.search(text):
+        return True
+    return not _ASCII_MONTHS.isdisjoint(_ASCII_WORD.findall(text.lower()))
 
 
 def _recall(text: str, kind: str) -> set[str]:
@@ -108,18 +134,16 @@ def _recall(text: str, kind: str) -> set[str]:
         if _R_DAYWORD.search(low):
             out.add("date")
         return out
-    out |= {"number", "integer"}
-    if _PRICE.search(text):
-        out.add("price")
+    out |= {"number", "integer", "price"}  # _price searches for its own match
     if "%" in text:
         out.add("percent")
     if ":" in text or _R_UNIT.search(low) or text.startswith("P"):
         out |= {"time", "duration"}
-    if _DATE_HINT.search(text):
+    if _date_hint(text):
         out.add("date")
     if "/" in text or " of " in low or "star" in low or "von" in low:
         out.add("rating")
-    if len(_DIGITS.findall(text)) >= 7:
+    if _SEVEN_DIGITS.search(text):
         out.add("phone")
     return out
 
@@ -130,6 +154,8 @@ def _covers(text: str, span: tuple[int, int]) -> bool:
 
 
 def _price(text: str, ctx: Context) -> Typed | None:
+    if not _may_be_price(text):
+        return None
     found = list(_PRICE.finditer(text))
     if not found:
         return None
@@ -277,16 +303,63 @@ PRECISION: tuple[tuple[str, Callable[[str, Context], Typed | None]], ...] = (
 _PARSERS = dict(PRECISION)
 
 
-def type_text(text: str, ctx: Context = Context(), *, kind: str = "text") -> Typed:
+_DEFAULT_CONTEXT = Context()
+
+
+def type_text(text: str, ctx: Context = _DEFAULT_CONTEXT, *, kind: str = "text") -> Typed:
     """Type one cell's text: recall rules propose, the first precision rule that fits decides."""
     if kind == "image":
         return Typed("image", None)
+    if ctx is _DEFAULT_CONTEXT:
+        return _type_default(text)  # column typing: one key fewer to hash per lookup
     return _type_text(text, ctx)
+
+
+_VALUE_LETTERS = 23
+r"""The most letters (``[^\W\d_]``) that a value found by a precision rule can hold,
+outside whole words: a duration's unit words ("days hours minutes seconds"). Dates
+hold at most 16 ("1st de septiembre de"), ratings 11, relative dates 13, prices 6.
+Keep this in step when a rule's expression gains longer words."""
+
+
+def _surely_text(text: str) -> bool:
+    r"""True for sentences that no precision rule can accept, so typing them is skipped.
+
+    Every rule but four finds a value that leaves at most ``MAX_EXTRA_CHARS`` other
+    characters, so the text holds at most that many letters plus the value's own
+    (:data:`_VALUE_LETTERS`). Email and URL need a text without inner spaces (three
+    words have them); an integer with a unit keeps its letters in two words; "vor 3
+    <word>" in one word plus "vor". More letters than all of these: plain text.
+    Letters are counted with ``str.isalpha`` (never more than ``[^\W\d_]`` finds),
+    in the first 160 characters when those already tell.
+    """
+    if len(text) <= th.MAX_EXTRA_CHARS + _VALUE_LETTERS:
+        return False
+    words = text.split()
+    if len(words) < 3:
+        return False
+    lens = sorted(map(len, words))
+    need = max(th.MAX_EXTRA_CHARS + _VALUE_LETTERS, lens[-1] + lens[-2], th.MAX_EXTRA_CHARS + len("vor") + lens[-1])
+    letters = sum(map(str.isalpha, text[:160]))
+    if letters <= need < len(text) and len(text) > 160:
+        letters += sum(map(str.isalpha, text[160:]))
+    return letters > need
+
+
+# Cached: list pages repeat the same texts (labels, buttons, currencies) many times.
+@functools.lru_cache(maxsize=8192)
+def _type_default(text: str) -> Typed:
+    return _classify(text, _DEFAULT_CONTEXT)
 
 
 @functools.lru_cache(maxsize=8192)
 def _type_text(text: str, ctx: Context) -> Typed:
-    # Cached: list pages repeat the same texts (labels, buttons, currencies) many times.
+    return _classify(text, ctx)
+
+
+def _classify(text: str, ctx: Context) -> Typed:
+    if _surely_text(text):
+        return Typed("text", text)
     candidates = _recall(text, "text")
     for name, rule in PRECISION:
         if name in candidates:

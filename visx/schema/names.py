@@ -9,6 +9,7 @@ column's role (``title`` for the most prominent text) or type (``price``,
 
 from __future__ import annotations
 
+import functools
 import re
 import statistics
 import unicodedata
@@ -36,11 +37,16 @@ class ColumnFacts:
     """A sample value (names a label column after its own text)."""
 
 
+_NON_WORD = re.compile(r"[^\w]+")
+_UNDERSCORES = re.compile(r"_+")
+
+
+@functools.lru_cache(maxsize=4096)
 def snake(text: str) -> str:
     """``"Posted by:"`` -> ``posted_by``; keeps letters of any script."""
     t = unicodedata.normalize("NFKC", text).strip().lower()
-    t = re.sub(r"[^\w]+", "_", t).strip("_")
-    t = re.sub(r"_+", "_", t)[: th.NAME_MAX_CHARS].strip("_")
+    t = _NON_WORD.sub("_", t).strip("_")
+    t = _UNDERSCORES.sub("_", t)[: th.NAME_MAX_CHARS].strip("_")
     if t and t[0].isdigit():
         t = "c_" + t
     return t
@@ -142,9 +148,13 @@ def class_word(nodes: NodeTable, holders: list[int]) -> str:
     return max(votes, key=lambda w: votes[w])
 
 
+_NON_ALPHA = re.compile(r"[^A-Za-z]+")
+
+
+@functools.lru_cache(maxsize=4096)
 def _word_of(classes: tuple[str, ...]) -> str:
     for cls in classes:
-        for tok in re.split(r"[^A-Za-z]+", _CAMEL.sub("_", cls)):
+        for tok in _NON_ALPHA.split(_CAMEL.sub("_", cls)):
             w = th.CLASS_WORDS.get(tok.lower())
             if w:
                 return w

@@ -7,7 +7,9 @@ table's) unambiguous numbers, see :func:`decimal_vote`.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Iterable
 
 NUMBER = re.compile(
     r"[-+−]?(?:\d{1,3}(?:[\u00a0\u202f ]\d{3})+(?:[.,]\d+)?|\d[\d.,'’]*\d|\d)(?![\d])"
@@ -37,14 +39,33 @@ def decimal_of(token: str) -> str | None:
 
 def decimal_vote(tokens: list[str]) -> str | None:
     """Majority decimal separator over tokens that show one, else None."""
-    votes = {".": 0, ",": 0}
+    return vote_of(decimal_counts(tokens))
+
+
+def decimal_counts(tokens: Iterable[str]) -> tuple[int, int]:
+    """How many tokens show ``.``, resp. ``,`` as their decimal separator."""
+    dots = commas = 0
     for tok in tokens:
         d = decimal_of(tok)
-        if d:
-            votes[d] += 1
-    if votes["."] == votes[","]:
+        if d == ".":
+            dots += 1
+        elif d == ",":
+            commas += 1
+    return dots, commas
+
+
+def vote_of(counts: tuple[int, int]) -> str | None:
+    """The majority of :func:`decimal_counts`, None on a tie."""
+    dots, commas = counts
+    if dots == commas:
         return None
-    return "." if votes["."] > votes[","] else ","
+    return "." if dots > commas else ","
+
+
+@functools.lru_cache(maxsize=8192)
+def text_counts(text: str) -> tuple[int, int]:
+    """:func:`decimal_counts` of a text's number tokens (cached: cells repeat)."""
+    return decimal_counts(NUMBER.findall(text))
 
 
 def parse_number(token: str, decimal: str | None = None) -> float | None:

@@ -1,0 +1,112 @@
+"""CPU time of the stages after rendering over a folder of saved snapshots.
+
+    .venv/bin/python scripts/bench_tables.py [.eval-cache/snapshots] [--limit N] [--runs R]
+        [--profile align|schema|tables] [--top 30] [--sort tottime|cumulative]
+
+Each snapshot is loaded (not timed), then clean, mine, align and schema run as
+the pipeline runs them, each timed with ``time.process_time`` (CPU time: the
+machine is shared, wall time would measure the neighbours). With ``--runs R``
+every page is analysed R times and the per-stage minimum kept. Prints per-stage
+totals and medians, the ratio (align + schema) / mine (target <= 0.5), the
+slowest pages, then one JSON line. ``--profile`` runs cProfile over the chosen
+stages only and prints the top functions (by own time unless ``--sort``). Note:
+``--runs`` > 1 warms the typing caches, so schema times drop; compare like with like.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from visx.align import align_regions  # noqa: E402
+from visx.config import Config  # noqa: E402
+from visx.mine import mine  # noqa: E402
+from visx.model import PageSnapshot  # noqa: E402
+from visx.pipeline import _clean  # noqa: E402
+from visx.render.snapshot_io import load_snapshot  # noqa: E402
+from visx.schema import build_tables  # noqa: E402
+
+STAGES = ("clean", "mine", "align", "schema")
+
+
+def _timed(fn: Callable[[], Any], prof: cProfile.Profile | None) -> tuple[Any, float]:
+    t = time.process_time()
+    if prof is not None:
+        prof.enable()
+    out = fn()
+    if prof is not None:
+        prof.disable()
+    return out, time.process_time() - t
+
+
+def page_times(snap: PageSnapshot, cfg: Config, profile: set[str],
+               prof: cProfile.Profile | None) -> dict[str, float]:
+    """CPU seconds per stage for one analysis of ``snap``."""
+    cleaned, t_clean = _timed(lambda: _clean(snap, cfg), None)
+    regions, t_mine = _timed(lambda: mine(snap, cleaned, cfg.mine), None)
+    nodes = snap.nodes
+    # The calls of visx.pipeline._tabulate, each stage timed on its own.
+    aligns, t_align = _timed(lambda: align_regions(nodes, regions, cfg), prof if "align" in profile else None)
+    _, t_schema = _timed(lambda: build_tables(nodes, regions, aligns, cfg), prof if "schema" in profile else None)
+    return {"clean": t_clean, "mine": t_mine, "align": t_align, "schema": t_schema,
+            "regions": float(len(regions))}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folder", nargs="?", default=str(ROOT / ".eval-cache" / "snapshots"))
+    ap.add_argument("--limit", type=int, default=0, help="first N snapshots only")
+    ap.add_argument("--runs", type=int, default=1, help="analyses per page; the minimum per stage is kept")
+    ap.add_argument("--profile", choices=("align", "schema", "tables"), default=None)
+    ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--sort", default="tottime", help="pstats sort key for --profile (tottime, cumulative)")
+    args = ap.parse_args()
+    paths = sorted(Path(args.folder).glob("*.json.gz"))
+    if args.limit:
+        paths = paths[: args.limit]
+    if not paths:
+        print(f"bench_tables: no *.json.gz snapshots in {args.folder}", file=sys.stderr)
+        return 2
+    profile = {"align", "schema"} if args.profile == "tables" else ({args.profile} if args.profile else set())
+    prof = cProfile.Profile() if profile else None
+    cfg = Config()
+    per_page: list[tuple[str, dict[str, float]]] = []
+    for p in paths:
+        snap = load_snapshot(p)
+        runs = [page_times(snap, cfg, profile, prof) for _ in range(max(1, args.runs))]
+        per_page.append((p.name, {k: min(r[k] for r in runs) for k in runs[0]}))
+    totals = {k: sum(t[k] for _, t in per_page) for k in STAGES}
+    medians = {k: statistics.median(t[k] for _, t in per_page) for k in STAGES}
+    print(f"{len(per_page)} snapshots from {args.folder} (CPU seconds, process_time)")
+    print(f"{'stage':>8} {'total s':>9} {'median ms':>10}")
+    for k in STAGES:
+        print(f"{k:>8} {totals[k]:>9.3f} {medians[k] * 1000:>10.2f}")
+    ratio = (totals["align"] + totals["schema"]) / totals["mine"] if totals["mine"] else float("inf")
+    ratios = [(t["align"] + t["schema"]) / t["mine"] for _, t in per_page if t["mine"] > 0]
+    print(f"(align + schema) / mine over all pages: {ratio:.2f} (target <= 0.5)")
+    print(f"median per-page ratio: {statistics.median(ratios):.2f}" if ratios else "median per-page ratio: -")
+    print("slowest pages by align + schema:")
+    for name, t in sorted(per_page, key=lambda x: -(x[1]["align"] + x[1]["schema"]))[:8]:
+        print(f"  {name}: align {t['align'] * 1000:.1f} ms, schema {t['schema'] * 1000:.1f} ms, "
+              f"mine {t['mine'] * 1000:.1f} ms, {int(t['regions'])} regions")
+    if prof is not None:
+        pstats.Stats(prof).sort_stats(args.sort).print_stats(args.top)
+    print(json.dumps({"bench": "tables", "pages": len(per_page), "ratio": round(ratio, 3),
+                      "totals": {k: round(v, 4) for k, v in totals.items()},
+                      "medians": {k: round(v, 5) for k, v in medians.items()}}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
