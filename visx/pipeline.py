@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from visx.config import Config
+from visx.gcpause import gc_paused
 from visx.model import Cleaned, PageSnapshot, Region
 
 if TYPE_CHECKING:
@@ -75,7 +76,11 @@ def extract(source: str | Path | PageSnapshot, config: Config | None = None) -> 
 
 def analyse(snapshot: PageSnapshot, config: Config | None = None) -> Extraction:
     """Run every stage after rendering on ``snapshot``."""
-    cfg = config or Config()
+    with gc_paused():
+        return _analyse(snapshot, config or Config())
+
+
+def _analyse(snapshot: PageSnapshot, cfg: Config) -> Extraction:
     timings: dict[str, float] = {k: v for k, v in snapshot.timings.items() if k != "launch"}
     t = time.perf_counter()
     cleaned = _clean(snapshot, cfg)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from visx.align.gcpause import gc_paused
 from visx.align.model import AlignedColumn, Alignment, Item
 from visx.align.partial import align_trees
 from visx.align.tree import ROOT, PageCache, RecTree, TreeBuilder, collapse_lists, find_lists
@@ -23,9 +22,8 @@ def align_regions(nodes: NodeTable, regions: list[Region],
     """:func:`align_region` for each region of a page, sharing the page's lookups."""
     cfg = config.align if isinstance(config, Config) else (config or AlignConfig())
     pc = PageCache(nodes)
-    with gc_paused():
-        return [_align(pc, rg, cfg) if rg.records else Alignment([], [], stats={"records": 0.0})
-                for rg in regions]
+    return [_align(pc, rg, cfg) if rg.records else Alignment([], [], stats={"records": 0.0})
+            for rg in regions]
 
 
 def _align(pc: PageCache, region: Region, cfg: AlignConfig) -> Alignment:

@@ -467,6 +467,8 @@ class TreeBuilder:
                 k = self._element(t, c, x0, href, depth + 1)
                 if k >= 0:
                     kids.append(k)
+            if cn.tag == "br":
+                run.append(" ")  # a line break separates words: "Apple<br>iPhone 7"
             if cn.tail:
                 run.append(cn.tail)
         if any(run):

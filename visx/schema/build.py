@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
-from visx.align.gcpause import gc_paused
 from visx.align.model import Alignment, Item
 from visx.align.thresholds import STAR_SCALE
 from visx.config import Config, SchemaConfig
@@ -54,8 +53,7 @@ def build_tables(nodes: NodeTable, regions: list[Region], alignments: list[Align
                  config: Config | SchemaConfig | None = None) -> list[Table]:
     """:func:`build_table` for each region of a page (``alignments[k]`` aligns ``regions[k]``)."""
     cfg = config.table if isinstance(config, Config) else (config or SchemaConfig())
-    with gc_paused():
-        return [_build_or_empty(nodes, rg, al, cfg) for rg, al in zip(regions, alignments, strict=True)]
+    return [_build_or_empty(nodes, rg, al, cfg) for rg, al in zip(regions, alignments, strict=True)]
 
 
 def _build_or_empty(nodes: NodeTable, region: Region, alignment: Alignment, cfg: SchemaConfig) -> Table:
