@@ -41,7 +41,7 @@ def mine(snapshot: PageSnapshot, cleaned: Cleaned | None, config: MineConfig | N
                 regions.append(rg)
     regions = merge_split_rows(nodes, ts, st, regions, cfg.threshold)
     regions = drop_covered(nodes, ts, st, regions, cfg.threshold)
-    return rank(nodes, st, regions, snapshot.width, snapshot.height, cleaned)
+    return rank(nodes, st, regions, snapshot.width, snapshot.height)
 
 
 def drop_covered(

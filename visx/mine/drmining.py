@@ -397,7 +397,7 @@ def mine_drmining(snapshot: PageSnapshot, cleaned: Cleaned | None, cfg: MineConf
         for a, b in ((lo, taken[0]), (taken[1] + 1, hi)):
             if b - a >= MIN_SEGMENT_LEAVES:
                 heapq.heappush(todo, (a - b, a, b))
-    return rank(nodes, st, regions, snapshot.width, snapshot.height, cleaned)
+    return rank(nodes, st, regions, snapshot.width, snapshot.height)
 
 
 def _leaf_span(

@@ -18,7 +18,7 @@ from visx.mine.thresholds import (
     STRICT_DISTANCE,
     TWO_RECORD_WEIGHT,
 )
-from visx.model import Cleaned, NodeTable, Region
+from visx.model import NodeTable, Region
 
 NAV_TAGS = frozenset({"nav", "header", "footer", "aside", "menu"})
 NAV_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "menubar", "tablist", "complementary"})
@@ -71,7 +71,8 @@ def score(nodes: NodeTable, stats: Stats, region: Region, page_w: float, page_h:
     return s * penalty
 
 
-def rank(nodes: NodeTable, stats: Stats, regions: list[Region], page_w: float, page_h: float, cleaned: Cleaned | None) -> list[Region]:
+def rank(nodes: NodeTable, stats: Stats, regions: list[Region], page_w: float, page_h: float) -> list[Region]:
+    """Score every region and sort them, main list first; ``rank`` 1 is the best."""
     for rg in regions:
         rg.score = round(score(nodes, stats, rg, page_w, page_h), 4)
     regions.sort(key=lambda rg: (-rg.score, rg.bbox[1], rg.bbox[0]))
