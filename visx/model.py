@@ -154,7 +154,7 @@ class NodeTable:
                     out.append(n.tail)
                 continue
             stack.append((j, True))
-            if n.tag in _NO_TEXT_TAGS or (visible_only and n.vis and j != i):
+            if n.tag in NON_CONTENT_TAGS or (visible_only and n.vis and j != i):
                 continue
             if n.text:
                 out.append(n.text)
@@ -179,7 +179,11 @@ class NodeTable:
         return self._by_xpath.get(xpath)
 
 
-_NO_TEXT_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title", "meta", "link"})
+# Elements whose content no reader sees: their text is not page text and
+# their subtrees take no part in mining or drawing.
+NON_CONTENT_TAGS = frozenset(
+    {"script", "style", "noscript", "template", "head", "title", "meta", "link", "base", "param", "source", "track"}
+)
 
 
 def _link(nodes: list[Node]) -> None:

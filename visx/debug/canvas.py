@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from visx.debug.thresholds import MAX_WIDTH, WIREFRAME_MAX_TEXTS
+from visx.model import NON_CONTENT_TAGS
 
 if TYPE_CHECKING:
     from PIL import Image, ImageFont
@@ -133,7 +134,7 @@ def _wireframe(snap: PageSnapshot, w: int, h: int) -> Image.Image:
         if drawn >= WIREFRAME_MAX_TEXTS:
             continue
         text = nodes.own_text(n.index).strip()
-        if not text or n.tag in ("script", "style", "noscript", "title", "head"):
+        if not text or n.tag in NON_CONTENT_TAGS:
             continue
         size = _font_px(nodes.style(n.index, "font-size"))
         f = font(size)

@@ -10,12 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from visx.mine.thresholds import TAG_STRING_CAP
-from visx.model import STYLE_INDEX, Cleaned, NodeTable
-
-# Elements that carry no content a reader sees.
-SKIP_TAGS = frozenset(
-    {"script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "param", "source", "track"}
-)
+from visx.model import NON_CONTENT_TAGS, STYLE_INDEX, Cleaned, NodeTable
 
 _DISPLAY = STYLE_INDEX["display"]
 
@@ -54,7 +49,7 @@ def build(nodes: NodeTable, cleaned: Cleaned | None) -> TagStrings:
     tok: list[str] = [""] * n
     for i, nd in enumerate(table):
         p = nd.parent
-        if (p >= 0 and not kept[p]) or nd.vis or nd.tag in SKIP_TAGS:
+        if (p >= 0 and not kept[p]) or nd.vis or nd.tag in NON_CONTENT_TAGS:
             continue
         if cleaned is not None and cleaned.dropped[i]:
             continue
