@@ -45,7 +45,7 @@ class Context:
 CURRENCIES: dict[str, str] = {
     "€": "EUR", "£": "GBP", "₹": "INR", "₩": "KRW", "₽": "RUB", "₺": "TRY", "₫": "VND",
     "₱": "PHP", "฿": "THB", "₪": "ILS", "zł": "PLN", "r$": "BRL", "us$": "USD", "c$": "CAD",
-    "ca$": "CAD", "cdn$": "CAD", "us $": "USD", "a$": "AUD", "au$": "AUD", "hk$": "HKD", "nz$": "NZD", "s$": "SGD",
+    "ca$": "CAD", "cdn$": "CAD", "a$": "AUD", "au$": "AUD", "hk$": "HKD", "nz$": "NZD", "s$": "SGD",
     "rs": "INR", "rs.": "INR", "chf": "CHF", "fr.": "CHF", "usd": "USD", "eur": "EUR",
     "gbp": "GBP", "cad": "CAD", "aud": "AUD", "jpy": "JPY", "cny": "CNY", "inr": "INR",
     "sek": "SEK", "nok": "NOK", "dkk": "DKK", "pln": "PLN", "brl": "BRL", "mxn": "MXN",
@@ -53,7 +53,24 @@ CURRENCIES: dict[str, str] = {
     "nzd": "NZD", "czk": "CZK", "huf": "HUF", "ils": "ILS", "aed": "AED", "rmb": "CNY",
     "$": "$", "¥": "¥", "kr": "kr", "kr.": "kr", "円": "JPY", "元": "CNY",
 }
-_CUR = "|".join(sorted((re.escape(k) for k in CURRENCIES), key=len, reverse=True))
+
+
+def _cur_pattern(key: str) -> str:
+    """A currency key as an expression: a country prefix may stand apart from its "$" ("CDN $").
+
+    One-letter prefixes may not ("A $5 gift card" is dollars, not AUD).
+    """
+    if len(key) > 2 and key.endswith("$"):
+        return re.escape(key[:-1]) + r"\s?\$"
+    return re.escape(key)
+
+
+def currency_code(written: str) -> str:
+    """ISO 4217 code of a currency as written ("CDN $" -> CAD); unknown or ambiguous ones as written."""
+    return CURRENCIES.get("".join(written.lower().split()), written)
+
+
+_CUR = "|".join(_cur_pattern(k) for k in sorted(CURRENCIES, key=len, reverse=True))
 _AMOUNT = r"\d[\d.,'\u00a0\u202f ]*\d|\d"
 _PRICE = re.compile(
     rf"(?<![\w$])(?P<c1>{_CUR})\s?(?P<a1>{_AMOUNT})(?!\d)|(?P<a2>{_AMOUNT})\s?(?P<c2>{_CUR})(?![\w$])",
@@ -167,7 +184,7 @@ def _price(text: str, ctx: Context) -> Typed | None:
     used = sum(f.end() - f.start() for f in found[:2])
     if len(text) - used > th.MAX_EXTRA_CHARS:
         return None
-    value: dict[str, Any] = {"amount": amount, "currency": CURRENCIES.get(cur.lower(), cur)}
+    value: dict[str, Any] = {"amount": amount, "currency": currency_code(cur)}
     flags: tuple[str, ...] = ()
     if len(found) > 1:
         hi = parse_number((found[1].group("a1") or found[1].group("a2") or "").strip(), ctx.decimal)
