@@ -11,14 +11,8 @@ from pathlib import Path
 import pytest
 
 from visx.evaluate.assign import max_weight_assignment
-from visx.evaluate.metrics import (
-    FieldScore,
-    PageFields,
-    cell_agrees,
-    field_reason,
-    score_fields,
-    score_page,
-)
+from visx.evaluate.fields import FieldScore, PageFields, cell_agrees, field_reason, score_fields
+from visx.evaluate.metrics import score_page
 from visx.evaluate.report import (
     PAGE_COLUMNS,
     by_category,

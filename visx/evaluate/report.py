@@ -1,7 +1,7 @@
 """Evaluation outputs: per-page CSV, summary and category tables, worst pages, chart.
 
 Record figures and field (cell) figures side by side; the definitions are in
-``visx.evaluate.metrics``.
+``visx.evaluate.metrics`` and ``visx.evaluate.fields``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from typing import Any
 
 from visx.errors import ExportError
 from visx.evaluate import thresholds as th
-from visx.evaluate.metrics import FieldScore, Score, micro
+from visx.evaluate.fields import FieldScore
+from visx.evaluate.metrics import Score, micro
 from visx.evaluate.runner import PageResult
 
 PAGE_COLUMNS = (

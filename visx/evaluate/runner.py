@@ -26,15 +26,8 @@ from visx.evaluate.cache import (
     testbed_config,
 )
 from visx.evaluate.dataset import Page, load_dataset, read_gold
-from visx.evaluate.metrics import (
-    CellLike,
-    PageFields,
-    PageScore,
-    failure_reason,
-    field_reason,
-    score_fields,
-    score_page,
-)
+from visx.evaluate.fields import CellLike, PageFields, field_reason, score_fields
+from visx.evaluate.metrics import PageScore, failure_reason, score_page
 from visx.model import PageSnapshot
 
 
