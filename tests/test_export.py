@@ -187,13 +187,34 @@ def test_page_without_records_gives_an_empty_table_and_a_warning(tmp_path: Path)
     assert (tmp_path / "empty.csv").read_text(encoding="utf-8") == ""
 
 
-def test_atomic_file_keeps_the_old_file_when_writing_fails(tmp_path: Path) -> None:
-    from visx.export.base import atomic_file
+def test_replacing_keeps_the_old_file_when_writing_fails(tmp_path: Path) -> None:
+    from visx.atomic import replacing
 
     path = tmp_path / "out.csv"
     path.write_text("old", encoding="utf-8")
-    with pytest.raises(RuntimeError), atomic_file(path) as fh:
-        fh.write("half")
+    with pytest.raises(RuntimeError), replacing(path) as tmp:
+        tmp.write_text("half", encoding="utf-8")
         raise RuntimeError("disk full")
     assert path.read_text(encoding="utf-8") == "old"
     assert _files(tmp_path) == ["out.csv"]
+
+
+def test_output_file_names_the_path_when_the_folder_is_gone(tmp_path: Path) -> None:
+    from visx.errors import ExportError
+    from visx.export.base import output_file
+
+    path = tmp_path / "gone" / "out.csv"
+    with pytest.raises(ExportError, match=r"out\.csv: cannot write"), output_file(path) as tmp:
+        tmp.write_text("never", encoding="utf-8")
+    assert not (tmp_path / "gone").exists()
+
+
+def test_write_bytes_replaces_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    from visx.atomic import write_bytes
+
+    path = tmp_path / "new" / "page.png"
+    write_bytes(path, b"one")
+    write_bytes(path, b"two")
+    assert path.read_bytes() == b"two"
+    assert oct(path.stat().st_mode & 0o777) == "0o644"
+    assert sorted(p.name for p in path.parent.iterdir()) == ["page.png"]

@@ -27,15 +27,15 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from visx.atomic import write_bytes
     from visx.render import render
-    from visx.render.snapshot_io import atomic_write_bytes
 
     cfg = config_from(args, screenshot=args.screenshot is not None)
     snap = render(read_source_arg(args.source), cfg)
     try:
         snap.save(args.output)
         if args.screenshot is not None and snap.screenshot_png:
-            atomic_write_bytes(args.screenshot, snap.screenshot_png)
+            write_bytes(args.screenshot, snap.screenshot_png)
     except OSError as e:
         raise ExportError(f"{e.filename}: cannot write ({e.strerror}); choose a writable path") from e
     flags = " (partial)" if snap.partial else ""

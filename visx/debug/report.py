@@ -49,14 +49,14 @@ def write_report(ex: Extraction, out_dir: str | Path, config: Config | None = No
 
     Each file is written whole or not at all (temporary file, then rename).
     """
-    from visx.render.snapshot_io import atomic_write_bytes
+    from visx.atomic import write_bytes
 
     out = Path(out_dir)
     files = build_report(ex, config)
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name, data in files.items():
-            atomic_write_bytes(out / name, data)
+            write_bytes(out / name, data)
     except OSError as e:
         where = e.filename or out
         raise ExportError(f"{where}: cannot write the debug report ({e.strerror}); "

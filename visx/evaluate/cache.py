@@ -63,10 +63,10 @@ def load_failures(cache_dir: Path) -> dict[str, dict[str, Any]]:
 
 
 def _save_failures(cache_dir: Path, failures: dict[str, dict[str, Any]]) -> None:
-    from visx.render.snapshot_io import atomic_write_bytes
+    from visx.atomic import write_bytes
 
     data = json.dumps(failures, indent=1, sort_keys=True, ensure_ascii=False).encode()
-    atomic_write_bytes(cache_dir / FAILURES, data)
+    write_bytes(cache_dir / FAILURES, data)
 
 
 def prior_failure(page: Page, failures: dict[str, dict[str, Any]]) -> str:

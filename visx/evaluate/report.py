@@ -298,7 +298,7 @@ def write_outputs(
 ) -> dict[str, Path]:
     """pages.csv, summary.json (overall, per category, worst pages by record and by cell F1)
     and f1_by_category.png."""
-    from visx.render.snapshot_io import atomic_write_bytes
+    from visx.atomic import write_bytes
 
     summary = summarize(results)
     cats = by_category(results)
@@ -313,8 +313,8 @@ def write_outputs(
     }
     paths = {"pages": out_dir / "pages.csv", "summary": out_dir / "summary.json"}
     try:
-        atomic_write_bytes(paths["pages"], pages_csv(results).encode())
-        atomic_write_bytes(paths["summary"], json.dumps(doc, indent=1).encode())
+        write_bytes(paths["pages"], pages_csv(results).encode())
+        write_bytes(paths["summary"], json.dumps(doc, indent=1).encode())
     except OSError as e:
         raise ExportError(f"{out_dir}: cannot write the evaluation ({e.strerror}); choose a writable --out") from e
     if chart:

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import IO
 
+from visx.atomic import replacing
 from visx.errors import ExportError
 from visx.export.contract import ExtractionLike
 
@@ -52,36 +51,14 @@ def check_path(path: Path) -> None:
 
 
 @contextlib.contextmanager
-def atomic_file(path: Path, mode: str = "w", **kw: str) -> Iterator[IO[str]]:
-    """A temporary file beside ``path`` that replaces it only when the block succeeds."""
+def output_file(path: Path) -> Iterator[Path]:
+    """:func:`visx.atomic.replacing`, with write failures as :class:`ExportError`."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+        with replacing(path) as tmp:
+            yield tmp
     except OSError as e:
         raise ExportError(f"{path}: cannot write ({e.strerror}); choose a writable output path",
                           source=str(path)) from e
-    try:
-        with os.fdopen(fd, mode, **kw) as fh:  # type: ignore[call-overload]
-            yield fh
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; outputs are ordinary files
-        os.replace(tmp, path)
-    except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
-        raise ExportError(f"{path}: cannot write ({e.strerror}); choose a writable output path",
-                          source=str(path)) from e
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def temp_path(path: Path) -> Path:
-    """A fresh temporary path beside ``path`` (for writers that open files themselves)."""
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    except OSError as e:
-        raise ExportError(f"{path}: cannot write ({e.strerror}); choose a writable output path",
-                          source=str(path)) from e
-    os.close(fd)
-    return Path(tmp)
 
 
 class Exporter:

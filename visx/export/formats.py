@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from visx.export.base import Exporter, atomic_file
+from visx.export.base import Exporter, output_file
 from visx.export.contract import (
     ExtractionLike,
     picked_regions,
@@ -156,8 +156,7 @@ TEXT_FORMATS: dict[str, type[_TextExporter]] = {
 
 def _write_text(ex: _TextExporter, newline: str | None = None) -> None:
     text = ex.text()
-    kw = {"encoding": "utf-8"} if newline is None else {"encoding": "utf-8", "newline": newline}
-    with atomic_file(ex.path, "w", **kw) as fh:
+    with output_file(ex.path) as tmp, tmp.open("w", encoding="utf-8", newline=newline) as fh:
         fh.write(text)
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from visx.errors import ExportError
-from visx.export.base import Exporter, temp_path
+from visx.export.base import Exporter, output_file
 from visx.export.contract import ExtractionLike, picked_regions
 from visx.export.formats import flat_rows
 
@@ -58,16 +57,6 @@ class ParquetExporter(Exporter):
             raise ExportError(f"{self.path}: cannot build a Parquet table ({e}); export to .json instead",
                               source=str(self.path)) from e
         table = table.replace_schema_metadata({"visx.sources": "\n".join(self._sources)})
-        tmp = temp_path(self.path)
-        try:
+        with output_file(self.path) as tmp:
             pq.write_table(table, tmp)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, self.path)
-        except OSError as e:
-            tmp.unlink(missing_ok=True)
-            raise ExportError(f"{self.path}: cannot write ({e.strerror}); choose a writable output path",
-                              source=str(self.path)) from e
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
         self.result.rows = len(self._rows)

@@ -14,14 +14,13 @@ export leaves the file as it was.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from visx.errors import ExportError
-from visx.export.base import Exporter, temp_path
+from visx.export.base import Exporter, output_file
 from visx.export.contract import ExtractionLike, picked_regions, table_of
 from visx.schema.table import Table
 
@@ -65,14 +64,8 @@ class SqliteExporter(Exporter):
             _check_sqlite(path)
             self._into(path)
             return
-        tmp = temp_path(path)
-        try:
+        with output_file(path) as tmp:
             self._into(tmp)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
 
     def _into(self, db: Path) -> None:
         con = sqlite3.connect(db, isolation_level=None)

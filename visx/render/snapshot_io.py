@@ -12,13 +12,13 @@ import gzip
 import json
 import operator
 import os
-import tempfile
 import zlib
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
+from visx.atomic import write_bytes
 from visx.errors import SnapshotError
 from visx.model import ATTR_NAMES, STYLE_PROPS, Node, NodeTable, PageSnapshot
 
@@ -232,21 +232,7 @@ def save_snapshot(snap: PageSnapshot, path: str | os.PathLike[str]) -> None:
         "dom": columns_from_table(snap.nodes, page),
     }
     data = gzip.compress(json.dumps(doc, separators=(",", ":")).encode(), compresslevel=6, mtime=0)
-    atomic_write_bytes(Path(path), data)
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write via a temporary file in the same folder, then rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".visx-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; outputs are ordinary files
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_bytes(Path(path), data)
 
 
 def load_snapshot(path: str | os.PathLike[str]) -> PageSnapshot:
