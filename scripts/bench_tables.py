@@ -4,8 +4,11 @@
         [--profile align|schema|tables] [--top 30] [--sort tottime|cumulative]
 
 Each snapshot is loaded (not timed), then clean, mine, align and schema run as
-the pipeline runs them, each timed with ``time.process_time`` (CPU time: the
-machine is shared, wall time would measure the neighbours). With ``--runs R``
+the pipeline runs them (with the cyclic GC paused, as ``visx.analyse`` does),
+each timed with ``time.process_time`` (CPU time: the machine is shared, wall
+time would measure the neighbours). Besides the ratio it prints the cost per
+element each stage walks: mining walks the whole page, alignment and schema
+only the elements inside records. With ``--runs R``
 every page is analysed R times and the per-stage minimum kept. Prints per-stage
 totals and medians, the ratio (align + schema) / mine (target <= 0.5), the
 slowest pages, then one JSON line. ``--profile`` runs cProfile over the chosen
@@ -31,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from visx.align import align_regions  # noqa: E402
 from visx.config import Config  # noqa: E402
+from visx.gcpause import gc_paused  # noqa: E402
 from visx.mine import mine  # noqa: E402
 from visx.model import PageSnapshot  # noqa: E402
 from visx.pipeline import _clean  # noqa: E402
@@ -53,14 +57,17 @@ def _timed(fn: Callable[[], Any], prof: cProfile.Profile | None) -> tuple[Any, f
 def page_times(snap: PageSnapshot, cfg: Config, profile: set[str],
                prof: cProfile.Profile | None) -> dict[str, float]:
     """CPU seconds per stage for one analysis of ``snap``."""
-    cleaned, t_clean = _timed(lambda: _clean(snap, cfg), None)
-    regions, t_mine = _timed(lambda: mine(snap, cleaned, cfg.mine), None)
-    nodes = snap.nodes
-    # The calls of visx.pipeline._tabulate, each stage timed on its own.
-    aligns, t_align = _timed(lambda: align_regions(nodes, regions, cfg), prof if "align" in profile else None)
-    _, t_schema = _timed(lambda: build_tables(nodes, regions, aligns, cfg), prof if "schema" in profile else None)
+    with gc_paused():
+        cleaned, t_clean = _timed(lambda: _clean(snap, cfg), None)
+        regions, t_mine = _timed(lambda: mine(snap, cleaned, cfg.mine), None)
+        nodes = snap.nodes
+        # The calls of visx.pipeline._tabulate, each stage timed on its own.
+        aligns, t_align = _timed(lambda: align_regions(nodes, regions, cfg), prof if "align" in profile else None)
+        _, t_schema = _timed(lambda: build_tables(nodes, regions, aligns, cfg), prof if "schema" in profile else None)
+    nn = nodes.nodes
+    in_records = sum(nn[p].end - p for rg in regions for rec in rg.records for p in rec.parts)
     return {"clean": t_clean, "mine": t_mine, "align": t_align, "schema": t_schema,
-            "regions": float(len(regions))}
+            "regions": float(len(regions)), "elements": float(len(nn)), "in_records": float(in_records)}
 
 
 def main() -> int:
@@ -96,6 +103,12 @@ def main() -> int:
     ratios = [(t["align"] + t["schema"]) / t["mine"] for _, t in per_page if t["mine"] > 0]
     print(f"(align + schema) / mine over all pages: {ratio:.2f} (target <= 0.5)")
     print(f"median per-page ratio: {statistics.median(ratios):.2f}" if ratios else "median per-page ratio: -")
+    elements = sum(t["elements"] for _, t in per_page)
+    in_records = sum(t["in_records"] for _, t in per_page)
+    per_el = {"mine": totals["mine"] / max(elements, 1) * 1e6,
+              "align_schema": (totals["align"] + totals["schema"]) / max(in_records, 1) * 1e6}
+    print(f"per element: mine {per_el['mine']:.2f} us over {int(elements)} page elements; "
+          f"align + schema {per_el['align_schema']:.2f} us over {int(in_records)} elements in records")
     print("slowest pages by align + schema:")
     for name, t in sorted(per_page, key=lambda x: -(x[1]["align"] + x[1]["schema"]))[:8]:
         print(f"  {name}: align {t['align'] * 1000:.1f} ms, schema {t['schema'] * 1000:.1f} ms, "
@@ -104,6 +117,7 @@ def main() -> int:
         pstats.Stats(prof).sort_stats(args.sort).print_stats(args.top)
     print(json.dumps({"bench": "tables", "pages": len(per_page), "ratio": round(ratio, 3),
                       "totals": {k: round(v, 4) for k, v in totals.items()},
+                      "us_per_element": {k: round(v, 2) for k, v in per_el.items()},
                       "medians": {k: round(v, 5) for k, v in medians.items()}}))
     return 0
 
