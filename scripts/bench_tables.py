@@ -1,7 +1,7 @@
 """CPU time of the stages after rendering over a folder of saved snapshots.
 
     .venv/bin/python scripts/bench_tables.py [.eval-cache/snapshots] [--limit N] [--runs R]
-        [--profile align|schema|tables] [--top 30] [--sort tottime|cumulative]
+        [--profile align|schema|tables] [--top 30] [--sort tottime|cumulative] [--main-only]
 
 Each snapshot is loaded (not timed), then clean, mine, align and schema run as
 the pipeline runs them (with the cyclic GC paused, as ``visx.analyse`` does),
@@ -55,12 +55,14 @@ def _timed(fn: Callable[[], Any], prof: cProfile.Profile | None) -> tuple[Any, f
 
 
 def page_times(snap: PageSnapshot, cfg: Config, profile: set[str],
-               prof: cProfile.Profile | None) -> dict[str, float]:
+               prof: cProfile.Profile | None, main_only: bool = False) -> dict[str, float]:
     """CPU seconds per stage for one analysis of ``snap``."""
     with gc_paused():
         cleaned, t_clean = _timed(lambda: _clean(snap, cfg), None)
         regions, t_mine = _timed(lambda: mine(snap, cleaned, cfg.mine), None)
         nodes = snap.nodes
+        if main_only:
+            regions = regions[:1]  # how much of the cost is the main list alone
         # The calls of visx.pipeline._tabulate, each stage timed on its own.
         aligns, t_align = _timed(lambda: align_regions(nodes, regions, cfg), prof if "align" in profile else None)
         _, t_schema = _timed(lambda: build_tables(nodes, regions, aligns, cfg), prof if "schema" in profile else None)
@@ -78,6 +80,7 @@ def main() -> int:
     ap.add_argument("--profile", choices=("align", "schema", "tables"), default=None)
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--sort", default="tottime", help="pstats sort key for --profile (tottime, cumulative)")
+    ap.add_argument("--main-only", action="store_true", help="align and type only the top-ranked region")
     args = ap.parse_args()
     paths = sorted(Path(args.folder).glob("*.json.gz"))
     if args.limit:
@@ -91,7 +94,7 @@ def main() -> int:
     per_page: list[tuple[str, dict[str, float]]] = []
     for p in paths:
         snap = load_snapshot(p)
-        runs = [page_times(snap, cfg, profile, prof) for _ in range(max(1, args.runs))]
+        runs = [page_times(snap, cfg, profile, prof, args.main_only) for _ in range(max(1, args.runs))]
         per_page.append((p.name, {k: min(r[k] for r in runs) for k in runs[0]}))
     totals = {k: sum(t[k] for _, t in per_page) for k in STAGES}
     medians = {k: statistics.median(t[k] for _, t in per_page) for k in STAGES}
