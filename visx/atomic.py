@@ -33,9 +33,8 @@ def replacing(path: Path) -> Iterator[Path]:
         raise
 
 
-def write_bytes(path: Path, data: bytes, *, make_folder: bool = True) -> None:
-    """Write ``data`` to ``path`` atomically, creating its folder unless told not to."""
-    if make_folder:
-        path.parent.mkdir(parents=True, exist_ok=True)
+def write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically, creating its folder first."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     with replacing(path) as tmp:
         tmp.write_bytes(data)
