@@ -387,11 +387,8 @@ class TreeBuilder:
                     cn = nodes[c]
                     if not cn.vis and cn.tag not in _SKIP_TAGS:
                         if check:
-                            s = (cn.tag, cn.classes, pc.fonts.get(cn.style) or pc.font(c))
-                            if s == prev:
-                                self.alike = True
-                                check = False
-                            prev = s
+                            prev = self._note_alike(prev, c, cn)
+                            check = not self.alike
                         k = self._element(t, c, x0, href, depth + 1)
                         if k >= 0:
                             kids.append(k)
@@ -432,10 +429,18 @@ class TreeBuilder:
         t.of_elem[e] = k
         return k
 
+    def _note_alike(self, prev: Sig | None, c: int, cn: Node) -> Sig:
+        """Signature of child ``c``; sets :attr:`alike` when it equals its previous sibling's."""
+        pc = self.pc
+        s = (cn.tag, cn.classes, pc.fonts.get(cn.style) or pc.font(c))
+        if s == prev:
+            self.alike = True
+        return s
+
     def _mixed(self, t: RecTree, kids: list[int], n: Node, look: tuple[frozenset[str], tuple[str, str, str]],
                relx: float, x0: float, href: str, depth: int) -> None:
         """Children of an element with text of its own: text runs become leaves between them."""
-        nodes, pc = self.nn, self.pc
+        nodes = self.nn
         e = n.index
         children = n.children
         merge = self._mergeable(n)
@@ -459,11 +464,8 @@ class TreeBuilder:
                 else:
                     run = []
                 if check:
-                    s = (cn.tag, cn.classes, pc.fonts.get(cn.style) or pc.font(c))
-                    if s == prev:
-                        self.alike = True
-                        check = False
-                    prev = s
+                    prev = self._note_alike(prev, c, cn)
+                    check = not self.alike
                 k = self._element(t, c, x0, href, depth + 1)
                 if k >= 0:
                     kids.append(k)
