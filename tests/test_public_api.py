@@ -9,6 +9,7 @@ import sys
 import visx
 
 EXPECTED_ALL = {
+    "BatchResult",
     "BrowserNotFoundError",
     "Config",
     "ConfigError",
@@ -34,6 +35,7 @@ EXPECTED_ALL = {
     "__version__",
     "analyse",
     "extract",
+    "extract_many",
     "load_snapshot",
     "render",
     "render_async",

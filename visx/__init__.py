@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from visx.batch import BatchResult, extract_many
 from visx.config import Config
 from visx.errors import (
     BrowserNotFoundError,
@@ -36,6 +37,7 @@ from visx.schema.table import Table
 __version__ = "0.1.0"
 
 __all__ = [
+    "BatchResult",
     "BrowserNotFoundError",
     "Config",
     "ConfigError",
@@ -61,6 +63,7 @@ __all__ = [
     "__version__",
     "analyse",
     "extract",
+    "extract_many",
     "load_snapshot",
     "render",
     "render_async",

@@ -59,19 +59,26 @@ def is_snapshot_path(source: Any) -> bool:
 
 
 def extract(source: str | Path | PageSnapshot, config: Config | None = None) -> Extraction:
-    """Render ``source`` (URL, file, HTML string) or load a saved snapshot, then analyse it."""
+    """Render ``source`` (URL, file, HTML string) or load a saved snapshot, then analyse it.
+
+    For many sources, :func:`visx.extract_many` renders a few at once and keeps going
+    past a source that fails.
+    """
     cfg = config or Config()
+    return analyse(load_or_render(source, cfg), cfg)
+
+
+def load_or_render(source: str | Path | PageSnapshot, config: Config | None = None) -> PageSnapshot:
+    """The snapshot of ``source``: itself, a saved snapshot file read back, or a fresh render."""
     if isinstance(source, PageSnapshot):
-        snap = source
-    elif is_snapshot_path(source):
+        return source
+    if is_snapshot_path(source):
         from visx.render.snapshot_io import load_snapshot
 
-        snap = load_snapshot(source)
-    else:
-        from visx.render.page_load import render
+        return load_snapshot(source)
+    from visx.render.page_load import render
 
-        snap = render(source, cfg)
-    return analyse(snap, cfg)
+    return render(source, config or Config())
 
 
 def analyse(snapshot: PageSnapshot, config: Config | None = None) -> Extraction:

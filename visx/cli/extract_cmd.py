@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from visx.batch import DEFAULT_WORKERS
 from visx.cli.options import add_render_options, read_source_arg, render_config
 from visx.config import Config, MineConfig
 from visx.errors import ConfigError
+
+if TYPE_CHECKING:
+    from visx.pipeline import Extraction
 
 FORMATS = ("json", "jsonl", "csv", "sqlite", "parquet")
 SUFFIX_FORMAT = {".json": "json", ".jsonl": "jsonl", ".csv": "csv", ".sqlite": "sqlite", ".db": "sqlite",
@@ -21,9 +25,18 @@ def register(sub: Any) -> None:
         "extract",
         help="extract the records of a page as a table",
         description="Render SOURCE (or read a saved snapshot), drop noise by position, find the "
-        "data regions and their records, and write them. Regions are ranked: 1 is the main list.",
+        "data regions and their records, and write them. Regions are ranked: 1 is the main list. "
+        "With several sources, one that fails is reported and skipped; the others are written, "
+        "and the exit status is 1.",
     )
-    p.add_argument("source", help="http(s) URL, local HTML file, saved snapshot (.json.gz), or - for stdin HTML")
+    p.add_argument("sources", nargs="*", metavar="SOURCE",
+                   help="http(s) URL, local HTML file, saved snapshot (.json.gz), or - for stdin HTML; "
+                   "several go into one output (a 'source' column or key tells them apart)")
+    p.add_argument("--sources-from", type=Path, metavar="FILE",
+                   help="also read sources from FILE, one per line (blank lines and # comments skipped; "
+                   "- reads the list from standard input)")
+    p.add_argument("-j", "--jobs", type=int, default=DEFAULT_WORKERS, metavar="N",
+                   help=f"pages rendered at once when there are several (default: {DEFAULT_WORKERS})")
     p.add_argument("-o", "--output", type=Path, metavar="FILE",
                    help="output file; the format follows the extension (.json .jsonl .csv .sqlite .parquet); "
                    "default: JSON on standard output")
@@ -54,30 +67,114 @@ def choose_format(output: Path | None, fmt: str | None) -> str:
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    from visx.pipeline import extract
+def gather_sources(args: argparse.Namespace) -> list[str]:
+    """The sources named on the command line, then those listed in ``--sources-from``."""
+    out = list(args.sources)
+    if args.sources_from is not None:
+        out += read_source_list(args.sources_from)
+    if not out:
+        raise ConfigError("no source given; name a URL, an HTML file or a snapshot, or a list with --sources-from")
+    if out.count("-") > 1:
+        raise ConfigError("- (HTML on standard input) can be given only once")
+    if "-" in out and args.sources_from is not None and str(args.sources_from) == "-":
+        raise ConfigError("standard input cannot hold both the source list and an HTML page")
+    return out
 
+
+def read_source_list(path: Path) -> list[str]:
+    """One source a line; blank lines and lines starting with # are skipped."""
+    try:
+        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: cannot read the source list ({e}); give a UTF-8 text file, "
+                          "one source a line") from e
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def run(args: argparse.Namespace) -> int:
     fmt = choose_format(args.output, args.format)
+    sources = gather_sources(args)
+    if args.jobs < 1:
+        raise ConfigError(f"--jobs must be at least 1 (got {args.jobs})")
     cfg = Config(
         render=render_config(args, screenshot=args.debug is not None),
         clean=Config().clean.model_copy(update={"enabled": not args.no_clean}),
         mine=MineConfig(miner=args.miner),
     )
-    ex = extract(read_source_arg(args.source), cfg)
+    if len(sources) == 1:
+        return _run_one(args, sources[0], fmt, cfg)
+    return _run_many(args, sources, fmt, cfg)
+
+
+def _run_one(args: argparse.Namespace, source: str, fmt: str, cfg: Config) -> int:
+    from visx.export import open_exporter, write_stream
+    from visx.pipeline import extract
+
+    # Opened before the render: a bad output path or format costs no render.
+    exporter = open_exporter(args.output, all_regions=args.all_regions, fmt=fmt) if args.output else None
+    ex = extract(read_source_arg(source), cfg)
     for w in ex.warnings:
         print(f"visx: warning: {w}", file=sys.stderr)
-    from visx.export import write, write_stream
-
-    if args.output is None:
+    if exporter is None:
         write_stream(ex, sys.stdout, fmt=fmt, all_regions=args.all_regions)
     else:
-        write(ex, args.output, fmt=fmt, all_regions=args.all_regions)
-        main = ex.regions[0] if ex.regions else None
-        n = len(main.records) if main else 0
-        print(f"wrote {args.output}: {len(ex.regions)} region(s), {n} record(s) in the main one", file=sys.stderr)
+        exporter.export(ex)
+        exporter.finish()
+        print(f"wrote {args.output}: {_summary(ex)}", file=sys.stderr)
     if args.debug is not None:
         from visx.debug import write_report
 
         path = write_report(ex, args.debug, cfg)
         print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def _summary(ex: Extraction) -> str:
+    main = ex.regions[0] if ex.regions else None
+    return f"{len(ex.regions)} region(s), {len(main.records) if main else 0} record(s) in the main one"
+
+
+def _run_many(args: argparse.Namespace, sources: list[str], fmt: str, cfg: Config) -> int:
+    """Every source into one output; a failed source is reported and the rest still written."""
+    from visx.batch import extract_many
+    from visx.export import open_exporter
+    from visx.export.formats import TEXT_FORMATS
+
+    stream = None
+    if args.output is not None:
+        exporter = open_exporter(args.output, all_regions=args.all_regions, fmt=fmt)
+    elif fmt in TEXT_FORMATS:
+        exporter = stream = TEXT_FORMATS[fmt](Path("-"), all_regions=args.all_regions)
+    else:
+        raise ConfigError(f"format {fmt!r} cannot go to standard output; write it to a file with -o")
+    failed = 0
+    inputs = [read_source_arg(s) if s == "-" else s for s in sources]
+    for res in extract_many(inputs, cfg, workers=args.jobs):
+        tag = f"[{res.index + 1}/{len(sources)}]"
+        ex = res.extraction
+        if ex is None:
+            failed += 1
+            print(f"visx: error: {tag} {res.error}", file=sys.stderr)
+            continue
+        for w in ex.warnings:
+            print(f"visx: warning: {tag} {w}", file=sys.stderr)
+        print(f"{tag} {res.source}: {_summary(ex)}", file=sys.stderr)
+        exporter.export_unchecked(ex)
+        if args.debug is not None:
+            from visx.debug import write_report
+
+            path = write_report(ex, args.debug / f"{res.index + 1:03d}", cfg)
+            print(f"{tag} wrote {path}", file=sys.stderr)
+    ok = len(sources) - failed
+    if not ok:
+        exporter.abort()
+    elif stream is not None:
+        sys.stdout.write(stream.text())
+    else:
+        result = exporter.finish()
+        print(f"wrote {args.output}: {ok} page(s), {result.rows} row(s)", file=sys.stderr)
+    if failed:
+        print(f"visx: {failed} of {len(sources)} source(s) failed; "
+              f"{'nothing was written' if not ok else 'the others were written'}", file=sys.stderr)
+        return 1
     return 0

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -49,14 +50,38 @@ def _sql_value(v: Any) -> Any:
     return json.dumps(v, ensure_ascii=False)
 
 
+@dataclass(slots=True)
+class _RegionRows:
+    rank: int
+    score: float
+    xpath: str
+    bbox: str
+    n_records: int
+    columns: str
+    keys: list[str]
+    types: dict[str, str]
+    rows: list[list[Any]]
+    """Per record: its number, its parts' XPaths (JSON), then one value per key."""
+
+
+@dataclass(slots=True)
+class _PageRows:
+    """What the database gets from one page, taken at ``export`` time so the
+    extraction (and its snapshot) can be freed while a batch goes on."""
+
+    meta: tuple[str, str, str, str, str]
+    """source, url, title, created, timings (JSON)."""
+    regions: list[_RegionRows]
+
+
 class SqliteExporter(Exporter):
     format = "sqlite"
 
     def _reset(self) -> None:
-        self._pages: list[ExtractionLike] = []
+        self._pages: list[_PageRows] = []
 
     def _add(self, extraction: ExtractionLike) -> None:
-        self._pages.append(extraction)
+        self._pages.append(self._rows_of(extraction))
 
     def _write(self) -> None:
         path = self.path
@@ -74,8 +99,9 @@ class SqliteExporter(Exporter):
             for stmt in _SCHEMA.split(";"):
                 if stmt.strip():
                     con.execute(stmt)  # not executescript: it would commit the open transaction
-            for e in self._pages:
-                self._page(con, e)
+            exported = datetime.now(UTC).isoformat(timespec="seconds")
+            for page in self._pages:
+                self._page(con, page, exported)
             con.execute("COMMIT")
         except sqlite3.Error as err:
             if con.in_transaction:
@@ -90,44 +116,45 @@ class SqliteExporter(Exporter):
         finally:
             con.close()
 
-    def _page(self, con: sqlite3.Connection, e: ExtractionLike) -> None:
+    def _rows_of(self, e: ExtractionLike) -> _PageRows:
         nodes = e.snapshot.nodes
-        cur = con.execute(
-            "INSERT INTO extractions (source, url, title, created, exported, timings) VALUES (?,?,?,?,?,?)",
-            (e.source, e.url, e.title, e.created, datetime.now(UTC).isoformat(timespec="seconds"),
-             json.dumps(dict(e.timings))))
-        ext_id = cur.lastrowid
         picked = picked_regions(e, self.all_regions)
         if not picked or all(not e.regions[k].records for k in picked):
             self.result.warnings.append(f"{e.source}: no records to export (no region or empty table)")
+        regions = []
         for k in picked:
             region = e.regions[k]
             table = table_of(e, k)
-            cols = [c.to_dict() for c in table.columns] if table is not None else []
+            keys = table.field_names() if table is not None else []
+            recs = table.to_records() if table is not None else [{} for _ in region.records]
+            xpaths = [[nodes[p].xpath for p in rec.parts] for rec in region.records]
+            regions.append(_RegionRows(
+                region.rank, float(region.score), nodes[region.parent].xpath, json.dumps(list(region.bbox)),
+                len(region.records), json.dumps([c.to_dict() for c in table.columns] if table is not None else []),
+                keys, _key_types(table) if table is not None else {},
+                [[r, json.dumps(xpaths[r])] + [_sql_value(rec.get(k)) for k in keys] for r, rec in enumerate(recs)]))
+        return _PageRows((e.source, e.url, e.title, e.created, json.dumps(dict(e.timings))), regions)
+
+    def _page(self, con: sqlite3.Connection, page: _PageRows, exported: str) -> None:
+        source, url, title, created, timings = page.meta
+        cur = con.execute(
+            "INSERT INTO extractions (source, url, title, created, exported, timings) VALUES (?,?,?,?,?,?)",
+            (source, url, title, created, exported, timings))
+        ext_id = cur.lastrowid
+        for rg in page.regions:
             cur = con.execute(
                 "INSERT INTO regions (extraction_id, rank, score, xpath, bbox, n_records, columns)"
                 " VALUES (?,?,?,?,?,?,?)",
-                (ext_id, region.rank, float(region.score), nodes[region.parent].xpath,
-                 json.dumps(list(region.bbox)), len(region.records), json.dumps(cols)))
+                (ext_id, rg.rank, rg.score, rg.xpath, rg.bbox, rg.n_records, rg.columns))
             name = f"region_{cur.lastrowid}"
             con.execute("UPDATE regions SET table_name = ? WHERE id = ?", (name, cur.lastrowid))
-            self._table(con, name, table, [[nodes[p].xpath for p in rec.parts] for rec in region.records])
+            defs = ", ".join(["_record INTEGER", "_xpaths TEXT"]
+                             + [f"{_quote(k)} {rg.types.get(k, 'TEXT')}" for k in rg.keys])
+            con.execute(f"CREATE TABLE {_quote(name)} ({defs})")
+            marks = ",".join("?" * (len(rg.keys) + 2))
+            con.executemany(f"INSERT INTO {_quote(name)} VALUES ({marks})", rg.rows)
+            self.result.rows += len(rg.rows)
             self.result.tables += 1
-
-    def _table(self, con: sqlite3.Connection, name: str, table: Table | None,
-               xpaths: list[list[str]]) -> None:
-        keys = table.field_names() if table is not None else []
-        types = _key_types(table) if table is not None else {}
-        defs = ", ".join(["_record INTEGER", "_xpaths TEXT"]
-                         + [f"{_quote(k)} {types.get(k, 'TEXT')}" for k in keys])
-        con.execute(f"CREATE TABLE {_quote(name)} ({defs})")
-        recs = table.to_records() if table is not None else [{} for _ in xpaths]
-        marks = ",".join("?" * (len(keys) + 2))
-        con.executemany(
-            f"INSERT INTO {_quote(name)} VALUES ({marks})",
-            [[r, json.dumps(xpaths[r])] + [_sql_value(rec.get(k)) for k in keys]
-             for r, rec in enumerate(recs)])
-        self.result.rows += len(recs)
 
 
 def _key_types(table: Table) -> dict[str, str]:

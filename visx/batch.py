@@ -1,0 +1,115 @@
+"""Many pages in one run: render a few at a time, analyse each, lose none to another's failure.
+
+``extract_many(sources)`` yields one :class:`BatchResult` per source, in the
+order given. Rendering runs on worker threads (the browser does the work, in
+its own processes, so two pages render while the last one is analysed);
+analysis runs on the calling thread, one page at a time, because it is
+CPU-bound Python and pauses the garbage collector (:mod:`visx.gcpause`).
+A source that fails (missing file, unreachable host, non-HTML answer, a
+timeout, a corrupt snapshot) gives a result holding its error; the others go on.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from visx.config import Config
+from visx.errors import ConfigError, ExtractionError, VisxError
+from visx.model import PageSnapshot
+from visx.pipeline import Extraction, analyse, load_or_render
+
+DEFAULT_WORKERS = 2
+"""Pages rendered at once: two saturate a 2-core machine (Chromium's renderer and
+the analysis share the cores); more mostly adds memory."""
+AHEAD_PER_WORKER = 2
+"""Renders started ahead of the page being analysed, per worker: enough to keep the
+browser busy, few enough that finished snapshots do not pile up in memory."""
+
+
+@dataclass(frozen=True, slots=True)
+class BatchResult:
+    """The outcome for one source: an extraction, or the error that stopped it."""
+
+    index: int
+    """Position of the source in the input (0-based)."""
+    source: str
+    extraction: Extraction | None = None
+    error: VisxError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def source_label(source: str | Path | PageSnapshot) -> str:
+    """How a source is named in messages: its path or URL, or the head of an HTML text."""
+    if isinstance(source, PageSnapshot):
+        return source.source
+    s = str(source)
+    if s.lstrip().startswith("<"):
+        head = " ".join(s.split())[:40]
+        return f"HTML text {head!r}"
+    return s
+
+
+def _load(source: str | Path | PageSnapshot, cfg: Config) -> PageSnapshot:
+    """Render or read one source; errors that are not visx's own name the source (a bug, not bad input)."""
+    try:
+        return load_or_render(source, cfg)
+    except VisxError:
+        raise
+    except Exception as e:  # one page's unexpected failure must not end the batch
+        label = source_label(source)
+        raise ExtractionError(f"{label}: unexpected {type(e).__name__} while loading ({e}); "
+                              "please report it with this source", source=label) from e
+
+
+def _analyse(snapshot: PageSnapshot, label: str, cfg: Config) -> Extraction:
+    try:
+        return analyse(snapshot, cfg)
+    except VisxError:
+        raise
+    except Exception as e:  # as in _load
+        raise ExtractionError(f"{label}: unexpected {type(e).__name__} while analysing ({e}); "
+                              "please report it with this source", source=label) from e
+
+
+def extract_many(sources: Iterable[str | Path | PageSnapshot], config: Config | None = None, *,
+                 workers: int = DEFAULT_WORKERS) -> Iterator[BatchResult]:
+    """:func:`visx.extract` for each source, in input order, rendering ``workers`` pages at once.
+
+    Never raises for one source's failure: that result carries ``error``. Stopping the
+    iteration early cancels the renders not yet started.
+    """
+    if workers < 1:
+        raise ConfigError(f"workers must be at least 1 (got {workers})")
+    cfg = config or Config()
+    todo = iter(enumerate(sources))
+    ahead = workers * AHEAD_PER_WORKER
+    pending: deque[tuple[int, str, concurrent.futures.Future[PageSnapshot]]] = deque()
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="visx-batch")
+    try:
+        while True:
+            while len(pending) < ahead:
+                nxt = next(todo, None)
+                if nxt is None:
+                    break
+                i, src = nxt
+                pending.append((i, source_label(src), pool.submit(_load, src, cfg)))
+            if not pending:
+                return
+            i, label, fut = pending.popleft()
+            try:
+                ex = _analyse(fut.result(), label, cfg)
+            except VisxError as e:
+                yield BatchResult(i, label, error=e)
+            else:
+                yield BatchResult(i, label, extraction=ex)
+    finally:
+        # Stopped early (or done): drop queued renders, do not wait for running ones
+        # (each ends within its own timeout).
+        pool.shutdown(wait=False, cancel_futures=True)
