@@ -127,3 +127,19 @@ def test_saved_page_is_not_carried_away_by_meta_refresh() -> None:
     assert snap.url == page.as_uri() and snap.title == "Stays put"
     assert "Saved result one Saved result two" in snap.nodes.text(0)
     assert any("javascript_disabled.html" in n for n in snap.notes), snap.notes
+
+
+def test_reused_tab_starts_clean(server: LocalServer) -> None:
+    # Renders with the same settings reuse an open tab (~0.25 s saved a page); what one
+    # render set up must not reach the next: its cookies, its redirect guard, its listeners.
+    cfg = render_config()
+    first = visx.render(server.url("render/cookie.html"), cfg)
+    second = visx.render(server.url("render/cookie.html"), cfg)
+    for snap in (first, second):
+        assert snap.nodes.text(find_id(snap, "seen")) == "none"
+    refresh = visx.render(RENDER_FIXTURES / "refresh.html", render_config(javascript=False))
+    assert refresh.title == "Stays put"
+    # The guard of the saved page (which blocks its second navigation) is gone for the next one.
+    after = visx.render(RENDER_FIXTURES / "styled.html", render_config(javascript=False))
+    assert after.url == (RENDER_FIXTURES / "styled.html").as_uri() and len(after.nodes) > 5
+    assert not any("blocked a redirect" in n for n in after.notes), after.notes

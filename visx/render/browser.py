@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from visx.errors import BrowserNotFoundError
+from visx.render.thresholds import IDLE_PAGES_MAX
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Playwright
+    from playwright.async_api import Browser, BrowserContext, Page, Playwright
 
 T = TypeVar("T")
 
@@ -76,6 +77,9 @@ class Engine:
         self._pw: Playwright | None = None
         self._browsers: dict[tuple[str, tuple[str, ...]], Browser] = {}
         self._launch_lock: asyncio.Lock | None = None
+        self._idle: dict[tuple[Any, ...], list[tuple[BrowserContext, Page]]] = {}
+        """Pages left open after a clean render, by (browser, viewport, JS): the next render
+        with the same settings navigates one instead of opening a tab (~0.25 s saved)."""
 
     def _ensure_loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -138,7 +142,25 @@ class Engine:
             self._browsers[key] = b
             return b, time.perf_counter() - t0
 
+    def take_page(self, key: tuple[Any, ...]) -> tuple[BrowserContext, Page] | None:
+        """An idle open page for these settings, if one is left (browser thread only)."""
+        idle = self._idle.get(key, [])
+        while idle:
+            context, page = idle.pop()
+            if not page.is_closed():
+                return context, page
+        return None
+
+    def give_back(self, key: tuple[Any, ...], context: BrowserContext, page: Page) -> bool:
+        """Keep ``page`` for a later render; False when enough are kept (close it then)."""
+        idle = self._idle.setdefault(key, [])
+        if len(idle) >= IDLE_PAGES_MAX:
+            return False
+        idle.append((context, page))
+        return True
+
     async def _aclose(self) -> None:
+        self._idle.clear()  # their contexts close with the browsers
         for b in list(self._browsers.values()):
             with contextlib.suppress(Exception):  # already gone: nothing left to close
                 await b.close()

@@ -30,10 +30,10 @@ from visx.errors import (
 from visx.model import ATTR_NAMES, STYLE_PROPS, PageSnapshot
 from visx.render.browser import ENGINE, OFFLINE_ARGS
 from visx.render.snapshot_io import snapshot_from_dom
-from visx.render.thresholds import CAPTURE_ALLOWANCE_S
+from visx.render.thresholds import CAPTURE_ALLOWANCE_S, PARK_TIMEOUT_MS
 
 if TYPE_CHECKING:
-    from playwright.async_api import Page, Response, Route
+    from playwright.async_api import Browser, BrowserContext, Page, Response, Route
 
 PageAction = Callable[["Page"], Awaitable[None]]
 
@@ -173,6 +173,32 @@ async def render_page(
     from playwright.async_api import Error as PlaywrightError
 
     browser, launch_s = await ENGINE.browser(cfg.chromium, args)
+    key = (browser, cfg.viewport_width, cfg.viewport_height, cfg.javascript)
+    reuse = action is None  # a caller's action may leave listeners or state on the page
+    lease = ENGINE.take_page(key) if reuse else None
+    context, page = lease if lease is not None else await _open_page(browser, cfg, src)
+    crash = asyncio.Event()
+    detach: list[Callable[[], Awaitable[None]]] = []
+    kept = False
+    try:
+        snap = await _bounded(_load(context, page, src, cfg, block, launch_s, action, crash, detach),
+                              src, cfg, crash)
+        kept = reuse and await _park(context, page, detach)
+        if kept:
+            kept = ENGINE.give_back(key, context, page)
+        return snap
+    except PlaywrightError as e:  # set-up steps of _load before its own error mapping
+        raise _map_error(src, e, [], []) from e
+    finally:
+        if not kept:
+            with contextlib.suppress(Exception):  # context died with a crashed page
+                await context.close()
+
+
+async def _open_page(browser: Browser, cfg: RenderConfig, src: Source) -> tuple[BrowserContext, Page]:
+    """A new tab in its own context (cookies, storage) with the render settings."""
+    from playwright.async_api import Error as PlaywrightError
+
     try:
         context = await browser.new_context(
             viewport={"width": cfg.viewport_width, "height": cfg.viewport_height},
@@ -181,14 +207,28 @@ async def render_page(
         )
     except PlaywrightError as e:  # the browser went away since it was checked
         raise _map_error(src, e, [], []) from e
-    crash = asyncio.Event()
     try:
-        return await _bounded(_load(context, src, cfg, block, launch_s, action, crash), src, cfg, crash)
-    except PlaywrightError as e:  # set-up steps of _load before its own error mapping
-        raise _map_error(src, e, [], []) from e
-    finally:
-        with contextlib.suppress(Exception):  # context died with a crashed page
+        return context, await context.new_page()
+    except PlaywrightError as e:
+        with contextlib.suppress(Exception):
             await context.close()
+        raise _map_error(src, e, [], []) from e
+
+
+async def _park(context: BrowserContext, page: Page, detach: list[Callable[[], Awaitable[None]]]) -> bool:
+    """Ready a page for the next render: this render's hooks off, cookies cleared, on about:blank.
+
+    False when any step fails; the page is closed then. The HTTP cache and site storage
+    stay, as in one browsing session (a batch of one site's pages loads its CSS once).
+    """
+    try:
+        for undo in detach:
+            await undo()
+        await context.clear_cookies()
+        await page.goto("about:blank", timeout=PARK_TIMEOUT_MS)
+    except Exception:  # any failure only means this page is not reused
+        return False
+    return True
 
 
 async def _bounded(
@@ -223,13 +263,17 @@ async def _bounded(
 
 async def _load(
     context: Any,
+    page: Page,
     src: Source,
     cfg: RenderConfig,
     block: bool,
     launch_s: float,
     action: PageAction | None,
     crash: asyncio.Event,
+    detach: list[Callable[[], Awaitable[None]]],
 ) -> PageSnapshot:
+    """Navigate ``page``, settle and capture it; ``detach`` gets the steps that remove
+    this render's route and listeners (for a page that is reused)."""
     from playwright.async_api import Error as PlaywrightError
     from playwright.async_api import TimeoutError as PlaywrightTimeout
 
@@ -262,7 +306,10 @@ async def _load(
 
         await context.route("**/*", guard)
 
-    page = await context.new_page()
+        async def unroute() -> None:
+            await context.unroute("**/*", guard)
+
+        detach.append(unroute)
 
     async def on_dialog(d: Any) -> None:
         notes.append(f"dialog {d.type} dismissed: {d.message[:200]}")
@@ -282,6 +329,13 @@ async def _load(
             main_response.append(r)
 
     page.on("response", on_response)
+
+    async def unlisten() -> None:
+        page.remove_listener("dialog", on_dialog)
+        page.remove_listener("crash", on_crash)
+        page.remove_listener("response", on_response)
+
+    detach.append(unlisten)
     t0 = time.perf_counter()
     partial = False
     status = 0
