@@ -132,3 +132,51 @@ def test_lists_can_be_turned_off() -> None:
     assert [c.kind for c in on.columns].count("list") == 2
     assert "list" not in [c.kind for c in off.columns]
     assert len(off.columns) > len(on.columns)
+
+
+def _meta_records(extra: dict[int, list[list[str]]], base: list[list[str]]) -> tuple[NodeTable, Region]:
+    """Records: a title span, then a div holding one <ul class="info"> of <li>s per entry;
+    ``extra[r]`` adds entries (more alike <ul>s) to record r."""
+    nodes: list[Node] = []
+
+    def add(parent: int, tag: str, text: str, classes: tuple[str, ...] = ()) -> int:
+        i = len(nodes)
+        nodes.append(Node(i, parent, tag, "", classes, {}, text, "", 0.0, 20.0 * i, 60.0, 16.0, 0, BLOCK))
+        return i
+
+    add(-1, "html", "")
+    add(0, "body", "")
+    ol = add(1, "ol", "")
+    items = []
+    for r, first in enumerate(base):
+        li = add(ol, "li", "")
+        items.append(li)
+        add(li, "span", f"Title {r}", ("title",))
+        meta = add(li, "div", "", ("meta",))
+        for entry in [first, *extra.get(r, [])]:
+            ul = add(meta, "ul", "", ("info",))
+            for text in entry:
+                add(ul, "li", text)
+    return NodeTable(nodes, STYLES), Region(ol, [Record([li]) for li in items])
+
+
+def test_typed_first_entry_with_a_lone_unlike_second_is_not_a_list() -> None:
+    # "4 months ago · 436 views" in every record, a second <ul> in one: fields, not a list.
+    base = [[f"{r + 1} months ago", f"{100 * (r + 1)} views"] for r in range(5)]
+    nodes, region = _meta_records({3: [["Season 1 Episode 17"]]}, base)
+    al = align_region(nodes, region, Config())
+    assert "list" not in [c.kind for c in al.columns]
+    texts = _texts(nodes, region)
+    assert [row[1] for row in texts] == [f"{r + 1} months ago" for r in range(5)]
+    assert [row[2] for row in texts] == [f"{100 * (r + 1)} views" for r in range(5)]
+
+
+def test_names_with_a_lone_second_entry_stay_a_list() -> None:
+    # Authors: one record has two. Entries of one shape are exchangeable: a list.
+    base = [[f"Author {chr(65 + r)}"] for r in range(5)]
+    nodes, region = _meta_records({2: [["Second Writer"]]}, base)
+    al = align_region(nodes, region, Config())
+    kinds = [c.kind for c in al.columns]
+    assert kinds.count("list") == 1
+    col = kinds.index("list")
+    assert al.cells[2][col] is not None and al.cells[2][col].values == ("Author C", "Second Writer")

@@ -685,8 +685,13 @@ def _positional(pc: PageCache, runs: list[list[int]]) -> bool:
             by_pos[i].append(" ".join(pc.text_parts(e)))
     dominant: list[str] = []
     lead: list[str] = []
-    for texts in by_pos[:2]:
+    for pos, texts in enumerate(by_pos[:2]):
         if len(texts) < 2:
+            if pos == 1 and texts and dominant and dominant[0] not in ("", "word"):
+                # One record has a second entry: unlike a first entry that holds a typed
+                # value ("4 months ago 436,722 views" then "Season 1 Episode 17"), it shows
+                # the first position is a field of its own, not the head of a list.
+                dominant.append(text_shape(texts[0]) if texts[0] else "")
             break
         shapes = [text_shape(t) for t in texts if t]
         if shapes:
