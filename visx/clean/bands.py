@@ -66,57 +66,59 @@ _FOOTER_HINTS = (("footer",), ("contentinfo",))
 def remove_header(view: PageView, marks: Marks, guard: Guard) -> None:
     top = view.ext[0][1] if view.has_extent(0) else 0.0
     limit = min(top + HEADER_ZONE_MAX_PX, HEADER_ZONE_MAX_FRAC * view.content_bottom)
-    tol = BAND_EDGE_TOL_PX
-    ext = view.ext
-    blocks = _blocks(view, marks, guard, lambda e: e[3] <= limit + tol, lambda e: e[1] >= limit)
-    blocks.sort(key=lambda b: ext[b][1])
-    band: set[int] = set()
-    reach = top + BAND_START_MAX_PX - BAND_CHAIN_GAP_PX
-    for b in blocks:
-        if ext[b][1] > reach + BAND_CHAIN_GAP_PX:
-            break
-        band.add(b)
-        reach = max(reach, ext[b][3])
-    if guard.main is not None:
-        band.update(b for b in blocks if ext[b][3] <= guard.main[1] + tol)
-    if not _is_band(view, band, _HEADER_HINTS):
-        return
-    first = min(ext[b][1] for b in band)
-    reach = max(ext[b][3] for b in band)
-    if guard.main is not None:
-        reach = min(reach, guard.main[1])
-    reach = _clean_cut(view, marks, first, reach, down=True)
-    for b in blocks:
-        if ext[b][3] <= reach + tol:
-            marks.drop(b, BAND_HEADER, f"band bottom {reach:.0f}")
+    _remove_band(view, marks, guard, top, limit, down=True)
 
 
 def remove_footer(view: PageView, marks: Marks, guard: Guard) -> None:
     bottom = view.content_bottom
     limit = max(bottom - FOOTER_ZONE_MAX_PX, (1.0 - FOOTER_ZONE_MAX_FRAC) * bottom)
+    _remove_band(view, marks, guard, bottom, limit, down=False)
+
+
+def _remove_band(view: PageView, marks: Marks, guard: Guard, start: float, limit: float, *, down: bool) -> None:
+    """The header band (``down``: from ``start`` at the top down to ``limit``) or the footer
+    band (from the bottom up). Written for the header; the footer runs the same steps on
+    negated y, where its bottom-up order reads top-down (negation is exact, so the two
+    directions compare the same numbers)."""
+    sign = 1.0 if down else -1.0
     tol = BAND_EDGE_TOL_PX
     ext = view.ext
-    blocks = _blocks(view, marks, guard, lambda e: e[1] >= limit - tol, lambda e: e[3] <= limit)
-    blocks.sort(key=lambda b: -ext[b][3])
+
+    def near(b: int) -> float:
+        """The block's edge met first along the direction of travel, in signed y."""
+        return ext[b][1] if down else -ext[b][3]
+
+    def far(b: int) -> float:
+        return ext[b][3] if down else -ext[b][1]
+
+    if down:  # the zone test stays in page y: _blocks reads raw extents
+        blocks = _blocks(view, marks, guard, lambda e: e[3] <= limit + tol, lambda e: e[1] >= limit)
+    else:
+        blocks = _blocks(view, marks, guard, lambda e: e[1] >= limit - tol, lambda e: e[3] <= limit)
+    blocks.sort(key=near)
     band: set[int] = set()
-    reach = bottom - BAND_START_MAX_PX + BAND_CHAIN_GAP_PX
+    reach = sign * start + BAND_START_MAX_PX - BAND_CHAIN_GAP_PX
     for b in blocks:
-        if ext[b][3] < reach - BAND_CHAIN_GAP_PX:
+        if near(b) > reach + BAND_CHAIN_GAP_PX:
             break
         band.add(b)
-        reach = min(reach, ext[b][1])
+        reach = max(reach, far(b))
+    main_near = None
     if guard.main is not None:
-        band.update(b for b in blocks if ext[b][1] >= guard.main[3] - tol)
-    if not _is_band(view, band, _FOOTER_HINTS):
+        main_near = guard.main[1] if down else -guard.main[3]
+        band.update(b for b in blocks if far(b) <= main_near + tol)
+    if not _is_band(view, band, _HEADER_HINTS if down else _FOOTER_HINTS):
         return
-    last = max(ext[b][3] for b in band)
-    reach = min(ext[b][1] for b in band)
-    if guard.main is not None:
-        reach = max(reach, guard.main[3])
-    reach = _clean_cut(view, marks, last, reach, down=False)
+    first = min(near(b) for b in band)
+    reach = max(far(b) for b in band)
+    if main_near is not None:
+        reach = min(reach, main_near)
+    edge = _clean_cut(view, marks, sign * first, sign * reach, down=down)
+    reach = sign * edge
+    reason, what = (BAND_HEADER, "band bottom") if down else (BAND_FOOTER, "band top")
     for b in blocks:
-        if ext[b][1] >= reach - tol:
-            marks.drop(b, BAND_FOOTER, f"band top {reach:.0f}")
+        if far(b) <= reach + tol:
+            marks.drop(b, reason, f"{what} {edge:.0f}")
 
 
 def _blocks(
