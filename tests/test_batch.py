@@ -124,3 +124,15 @@ def test_rendered_batch_over_http(server: LocalServer) -> None:
         assert r.extraction is not None and r.extraction.main is not None
         assert len(r.extraction.main.records) >= 3
         assert r.extraction.url == r.source
+
+
+def test_cli_debug_writes_a_report_per_page_and_an_index(tmp_path: Path) -> None:
+    out, dbg = tmp_path / "t.json", tmp_path / "dbg"
+    missing = tmp_path / "gone.html"
+    assert main(["extract", str(SNAP), str(missing), str(ADS), "-o", str(out), "--debug", str(dbg)]) == 1
+    assert (dbg / "001" / "report.html").is_file() and (dbg / "003" / "report.html").is_file()
+    assert not (dbg / "002").exists()
+    index = (dbg / "index.html").read_text(encoding="utf-8")
+    assert 'href="001/report.html"' in index and 'href="003/report.html"' in index
+    assert "3 source(s), 1 failed" in index and "gone.html" in index and "no such file" in index
+    assert len(json.loads(out.read_text())) == 2  # the JSON of two pages is a list

@@ -147,7 +147,10 @@ def _run_many(args: argparse.Namespace, sources: list[str], fmt: str, cfg: Confi
         exporter = stream = TEXT_FORMATS[fmt](Path("-"), all_regions=args.all_regions)
     else:
         raise ConfigError(f"format {fmt!r} cannot go to standard output; write it to a file with -o")
+    from visx.debug.index import IndexEntry, write_index
+
     failed = 0
+    entries: list[IndexEntry] = []
     inputs = [read_source_arg(s) if s == "-" else s for s in sources]
     for res in extract_many(inputs, cfg, workers=args.jobs):
         tag = f"[{res.index + 1}/{len(sources)}]"
@@ -155,6 +158,7 @@ def _run_many(args: argparse.Namespace, sources: list[str], fmt: str, cfg: Confi
         if ex is None:
             failed += 1
             print(f"visx: error: {tag} {res.error}", file=sys.stderr)
+            entries.append(IndexEntry(res.index + 1, res.source, error=str(res.error)))
             continue
         for w in ex.warnings:
             print(f"visx: warning: {tag} {w}", file=sys.stderr)
@@ -163,8 +167,13 @@ def _run_many(args: argparse.Namespace, sources: list[str], fmt: str, cfg: Confi
         if args.debug is not None:
             from visx.debug import write_report
 
-            path = write_report(ex, args.debug / f"{res.index + 1:03d}", cfg)
+            folder = f"{res.index + 1:03d}"
+            path = write_report(ex, args.debug / folder, cfg)
             print(f"{tag} wrote {path}", file=sys.stderr)
+            entries.append(IndexEntry(res.index + 1, res.source, f"{folder}/{path.name}", len(ex.regions),
+                                      len(ex.regions[0].records) if ex.regions else 0))
+    if args.debug is not None:
+        print(f"wrote {write_index(args.debug, entries)}: one line per source", file=sys.stderr)
     ok = len(sources) - failed
     if not ok:
         exporter.abort()
