@@ -1,6 +1,6 @@
 """Write the mining fixtures (fixtures/mine/*.html) and render them to snapshots.
 
-    .venv/bin/python scripts/make_mine_fixtures.py
+    .venv/bin/python scripts/make_mine_fixtures.py [NAME ...]
 
 Each page isolates one layout the miner must handle; tests/test_mine.py
 asserts exact record boundaries on the saved snapshots (no browser needed).
@@ -114,17 +114,36 @@ def several_regions() -> str:
     return page(crumbs + menu + main + pager)
 
 
+def site_map_footer() -> str:
+    """Six reviews above a site map of link columns taller than any footer band (a div,
+    not <footer>, so nothing but its links says it is navigation)."""
+    text = "We ate well, the staff were kind, the view over the harbour was lovely and the wine list long. " * 2
+    reviews = ('<div id="reviews">'
+               + "".join(f'<div class="review"><b>Service {i + 4}.0</b> <span>Food {i + 3}.0</span>'
+                         f"<p>Review {i}: {text}</p><i>0{i + 1} Sep 2013</i></div>" for i in range(6))
+               + "</div>")
+    columns = "".join(
+        f'<div class="col" style="float:left;width:25%"><h4>Cities {c}</h4>'
+        + "".join(f'<a style="display:block;line-height:60px" href="/c{c}/{k}">Restaurants in city {c}-{k}</a>'
+                  for k in range(16)) + "</div>" for c in range(4))
+    return page('<div class="wrap">' + reviews + '</div><div class="site-map">' + columns
+                + '<div style="clear:both"></div></div>')
+
+
 PAGES = {f.__name__: f for f in (two_rows, split_table, grid_table, grid_flex, ads_between, optional_parts,
-                                  several_regions)}
+                                  several_regions, site_map_footer)}
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
+    """Every page, or only those named on the command line."""
     from visx.config import Config, RenderConfig
     from visx.render import render
 
     OUT.mkdir(parents=True, exist_ok=True)
     cfg = Config(render=RenderConfig(javascript=False))
     for name, make in PAGES.items():
+        if argv and name not in argv:
+            continue
         html = OUT / f"{name}.html"
         html.write_text(make(), encoding="utf-8")
         snap = render(html, cfg)
@@ -135,4 +154,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))

@@ -126,3 +126,14 @@ def test_split_records_with_row_label_cells() -> None:
     base = "/html/body/table/tbody/tr"
     assert xpaths(snap, main) == [[f"{base}[{r}]/td[{k}]" for r in (1, 2, 3)] for k in (1, 2, 3, 4)]
     assert main.records[0].text == "Lumen X100 £499.00 Details"
+
+
+def test_site_map_of_link_columns_ranks_below_the_list() -> None:
+    # Four columns of 16 links each: more text and area than the reviews, but every
+    # piece of it is a link and no column holds a picture.
+    snap, regions = regions_of("site_map_footer")
+    main = regions[0]
+    assert snap.nodes[main.parent].id == "reviews" and len(main.records) == 6
+    site_map = next(rg for rg in regions if "site-map" in snap.nodes[rg.parent].classes)
+    assert len(site_map.records) == 4 and "link_list" in site_map.evidence
+    assert "link_list" not in main.evidence

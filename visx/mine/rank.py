@@ -12,6 +12,10 @@ from visx.mine.stats import Stats
 from visx.mine.thresholds import (
     BOTTOM_PENALTY,
     BOTTOM_SHARE,
+    LINK_LIST_LEAVES_PER_LINK,
+    LINK_LIST_MAX_MEDIA,
+    LINK_LIST_MIN_LINKS,
+    LINK_LIST_PENALTY,
     MENU_PENALTY,
     MENU_TEXT_CHARS,
     NAV_CONTAINER_PENALTY,
@@ -62,6 +66,10 @@ def score(nodes: NodeTable, stats: Stats, region: Region, page_w: float, page_h:
     if mean_chars < MENU_TEXT_CHARS and mean_leaves <= 1.5 and mean_links >= 0.8:
         penalty *= MENU_PENALTY
         ev["menu_like"] = MENU_PENALTY
+    if (mean_links >= LINK_LIST_MIN_LINKS and mean_media < LINK_LIST_MAX_MEDIA
+            and mean_leaves <= LINK_LIST_LEAVES_PER_LINK * mean_links):
+        penalty *= LINK_LIST_PENALTY
+        ev["link_list"] = LINK_LIST_PENALTY
     if _in_nav(nodes, region.parent):
         penalty *= NAV_CONTAINER_PENALTY
         ev["in_nav_container"] = NAV_CONTAINER_PENALTY

@@ -72,6 +72,16 @@ COLUMN_OVERLAP = 0.8
 # Records whose text is on average shorter than this (characters) and made
 # of one link look like menu entries, pagination or breadcrumbs.
 MENU_TEXT_CHARS = 25
+# Records made of many links and nothing else (a column of a footer's site map,
+# a category directory) are navigation however long their text: at least this
+# many links a record, at most this many text leaves per link (nearly every
+# piece of text is a link), and no picture. Product and app cards can be all
+# links too (title, brand, rating, price), but they carry an image: on the dev
+# pages every main list that passes the first two tests has one per record.
+LINK_LIST_MIN_LINKS = 5
+LINK_LIST_LEAVES_PER_LINK = 1.25
+LINK_LIST_MAX_MEDIA = 0.5
+LINK_LIST_PENALTY = 0.35
 # Weight of a region inside <nav>, <header>, <footer>, <aside>, role=navigation.
 NAV_CONTAINER_PENALTY = 0.3
 # Weight of a region of menu-like records (short single links).
