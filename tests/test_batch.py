@@ -136,3 +136,30 @@ def test_cli_debug_writes_a_report_per_page_and_an_index(tmp_path: Path) -> None
     assert 'href="001/report.html"' in index and 'href="003/report.html"' in index
     assert "3 source(s), 1 failed" in index and "gone.html" in index and "no such file" in index
     assert len(json.loads(out.read_text())) == 2  # the JSON of two pages is a list
+
+
+def test_slug_names_files_after_their_source() -> None:
+    from visx.cli.render_cmd import slug
+
+    assert slug("https://shop.example.org/search?q=chairs") == "shop.example.org-search"
+    assert slug("/data/pages/Search Results.htm") == "Search-Results"
+    assert slug("HTML text '<ul><li>a'") == "html"
+    assert slug("https://example.org/" + "x" * 200) == ("example.org-" + "x" * 200)[:60]
+
+
+@pytest.mark.browser
+def test_cli_render_many_into_a_folder_then_extract(tmp_path: Path, server: LocalServer,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "snaps"
+    page = ROOT / "fixtures" / "mine" / "several_regions.html"
+    code = main(["render", str(page), str(tmp_path / "missing.html"), server.url("mine/grid_table.html"),
+                 "--no-js", "-o", str(out)])
+    assert code == 1
+    assert "[2/3]" in capsys.readouterr().err
+    saved = sorted(p.name for p in out.iterdir())
+    assert saved == ["001-several_regions.json.gz", "003-127.0.0.1-" + str(server.port) + "-mine-grid_table.html.json.gz"]
+    # The saved snapshots replay without a browser, all into one database.
+    db = tmp_path / "all.sqlite"
+    assert main(["extract", *[str(out / n) for n in saved], "-o", str(db)]) == 0
+    with sqlite3.connect(db) as con:
+        assert con.execute("select count(*) from extractions").fetchone()[0] == 2

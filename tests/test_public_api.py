@@ -39,6 +39,7 @@ EXPECTED_ALL = {
     "load_snapshot",
     "render",
     "render_async",
+    "render_many",
 }
 
 

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from visx.batch import BatchResult, extract_many
+from visx.batch import BatchResult, extract_many, render_many
 from visx.config import Config
 from visx.errors import (
     BrowserNotFoundError,
@@ -67,4 +67,5 @@ __all__ = [
     "load_snapshot",
     "render",
     "render_async",
+    "render_many",
 ]

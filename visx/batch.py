@@ -1,7 +1,7 @@
 """Many pages in one run: render a few at a time, analyse each, lose none to another's failure.
 
-``extract_many(sources)`` yields one :class:`BatchResult` per source, in the
-order given. Rendering runs on worker threads (the browser does the work, in
+``render_many(sources)`` and ``extract_many(sources)`` yield one
+:class:`BatchResult` per source, in the order given. Rendering runs on worker threads (the browser does the work, in
 its own processes, so two pages render while the last one is analysed);
 analysis runs on the calling thread, one page at a time, because it is
 CPU-bound Python and pauses the garbage collector (:mod:`visx.gcpause`).
@@ -32,13 +32,16 @@ browser busy, few enough that finished snapshots do not pile up in memory."""
 
 @dataclass(frozen=True, slots=True)
 class BatchResult:
-    """The outcome for one source: an extraction, or the error that stopped it."""
+    """The outcome for one source: its snapshot (and extraction), or the error that stopped it."""
 
     index: int
     """Position of the source in the input (0-based)."""
     source: str
     extraction: Extraction | None = None
+    """Set by :func:`extract_many`."""
     error: VisxError | None = None
+    snapshot: PageSnapshot | None = None
+    """Set by both :func:`render_many` and :func:`extract_many`."""
 
     @property
     def ok(self) -> bool:
@@ -85,6 +88,26 @@ def extract_many(sources: Iterable[str | Path | PageSnapshot], config: Config | 
     Never raises for one source's failure: that result carries ``error``. Stopping the
     iteration early cancels the renders not yet started.
     """
+    cfg = config or Config()
+    for res in render_many(sources, cfg, workers=workers):
+        if res.snapshot is None:
+            yield res
+            continue
+        try:
+            ex = _analyse(res.snapshot, res.source, cfg)
+        except VisxError as e:
+            yield BatchResult(res.index, res.source, error=e, snapshot=res.snapshot)
+        else:
+            yield BatchResult(res.index, res.source, extraction=ex, snapshot=res.snapshot)
+
+
+def render_many(sources: Iterable[str | Path | PageSnapshot], config: Config | None = None, *,
+                workers: int = DEFAULT_WORKERS) -> Iterator[BatchResult]:
+    """:func:`visx.render` (or read a saved snapshot) for each source, in input order.
+
+    ``workers`` pages render at once, at most a few finished ones wait for the caller.
+    Never raises for one source's failure: that result carries ``error``.
+    """
     if workers < 1:
         raise ConfigError(f"workers must be at least 1 (got {workers})")
     cfg = config or Config()
@@ -104,11 +127,11 @@ def extract_many(sources: Iterable[str | Path | PageSnapshot], config: Config | 
                 return
             i, label, fut = pending.popleft()
             try:
-                ex = _analyse(fut.result(), label, cfg)
+                snap = fut.result()
             except VisxError as e:
                 yield BatchResult(i, label, error=e)
             else:
-                yield BatchResult(i, label, extraction=ex)
+                yield BatchResult(i, label, snapshot=snap)
     finally:
         # Stopped early (or done): drop queued renders, do not wait for running ones
         # (each ends within its own timeout).

@@ -7,8 +7,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from visx.batch import DEFAULT_WORKERS
-from visx.cli.options import add_render_options, read_source_arg, render_config
+from visx.cli.options import (
+    add_render_options,
+    add_source_options,
+    gather_sources,
+    read_source_arg,
+    render_config,
+)
 from visx.config import Config, MineConfig
 from visx.errors import ConfigError
 
@@ -29,14 +34,8 @@ def register(sub: Any) -> None:
         "With several sources, one that fails is reported and skipped; the others are written, "
         "and the exit status is 1.",
     )
-    p.add_argument("sources", nargs="*", metavar="SOURCE",
-                   help="http(s) URL, local HTML file, saved snapshot (.json.gz), or - for stdin HTML; "
-                   "several go into one output (a 'source' column or key tells them apart)")
-    p.add_argument("--sources-from", type=Path, metavar="FILE",
-                   help="also read sources from FILE, one per line (blank lines and # comments skipped; "
-                   "- reads the list from standard input)")
-    p.add_argument("-j", "--jobs", type=int, default=DEFAULT_WORKERS, metavar="N",
-                   help=f"pages rendered at once when there are several (default: {DEFAULT_WORKERS})")
+    add_source_options(p, "http(s) URL, local HTML file, saved snapshot (.json.gz), or - for stdin HTML; "
+                       "several go into one output (a 'source' column or key tells them apart)")
     p.add_argument("-o", "--output", type=Path, metavar="FILE",
                    help="output file; the format follows the extension (.json .jsonl .csv .sqlite .parquet); "
                    "default: JSON on standard output")
@@ -67,35 +66,9 @@ def choose_format(output: Path | None, fmt: str | None) -> str:
     )
 
 
-def gather_sources(args: argparse.Namespace) -> list[str]:
-    """The sources named on the command line, then those listed in ``--sources-from``."""
-    out = list(args.sources)
-    if args.sources_from is not None:
-        out += read_source_list(args.sources_from)
-    if not out:
-        raise ConfigError("no source given; name a URL, an HTML file or a snapshot, or a list with --sources-from")
-    if out.count("-") > 1:
-        raise ConfigError("- (HTML on standard input) can be given only once")
-    if "-" in out and args.sources_from is not None and str(args.sources_from) == "-":
-        raise ConfigError("standard input cannot hold both the source list and an HTML page")
-    return out
-
-
-def read_source_list(path: Path) -> list[str]:
-    """One source a line; blank lines and lines starting with # are skipped."""
-    try:
-        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"{path}: cannot read the source list ({e}); give a UTF-8 text file, "
-                          "one source a line") from e
-    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-
-
 def run(args: argparse.Namespace) -> int:
     fmt = choose_format(args.output, args.format)
     sources = gather_sources(args)
-    if args.jobs < 1:
-        raise ConfigError(f"--jobs must be at least 1 (got {args.jobs})")
     cfg = Config(
         render=render_config(args, screenshot=args.debug is not None),
         clean=Config().clean.model_copy(update={"enabled": not args.no_clean}),

@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from visx.config import Config, RenderConfig, parse_viewport
 from visx.errors import ConfigError
+
+
+def add_source_options(p: argparse.ArgumentParser, help_text: str) -> None:
+    """SOURCE..., --sources-from and --jobs: one page or a batch."""
+    from visx.batch import DEFAULT_WORKERS
+
+    p.add_argument("sources", nargs="*", metavar="SOURCE", help=help_text)
+    p.add_argument("--sources-from", type=Path, metavar="FILE",
+                   help="also read sources from FILE, one per line (blank lines and # comments skipped; "
+                   "- reads the list from standard input)")
+    p.add_argument("-j", "--jobs", type=int, default=DEFAULT_WORKERS, metavar="N",
+                   help=f"pages rendered at once when there are several (default: {DEFAULT_WORKERS}); "
+                   "a source that fails is reported and the others go on (exit status 1)")
 
 
 def add_render_options(p: argparse.ArgumentParser) -> None:
@@ -58,7 +72,31 @@ def config_from(args: argparse.Namespace, *, screenshot: bool = False) -> Config
 def read_source_arg(value: str) -> str:
     """``-`` reads HTML from standard input."""
     if value == "-":
-        import sys
-
         return sys.stdin.read()
     return value
+
+
+def gather_sources(args: argparse.Namespace) -> list[str]:
+    """The sources named on the command line, then those listed in ``--sources-from``."""
+    out = list(args.sources)
+    if args.sources_from is not None:
+        out += read_source_list(args.sources_from)
+    if not out:
+        raise ConfigError("no source given; name one or more, or list them in a file with --sources-from")
+    if out.count("-") > 1:
+        raise ConfigError("- (HTML on standard input) can be given only once")
+    if "-" in out and args.sources_from is not None and str(args.sources_from) == "-":
+        raise ConfigError("standard input cannot hold both the source list and an HTML page")
+    if args.jobs < 1:
+        raise ConfigError(f"--jobs must be at least 1 (got {args.jobs})")
+    return out
+
+
+def read_source_list(path: Path) -> list[str]:
+    """One source a line; blank lines and lines starting with # are skipped."""
+    try:
+        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: cannot read the source list ({e}); give a UTF-8 text file, "
+                          "one source a line") from e
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
