@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/bench_tables.py [.eval-cache/snapshots] [--limit N] [--runs R]
         [--profile align|schema|tables] [--top 30] [--sort tottime|cumulative] [--main-only]
+        [--schema-parts]
 
 Each snapshot is loaded (not timed), then clean, mine, align and schema run as
 the pipeline runs them (with the cyclic GC paused, as ``visx.analyse`` does),
@@ -14,6 +15,8 @@ totals and medians, the ratio (align + schema) / mine (target <= 0.5), the
 slowest pages, then one JSON line. ``--profile`` runs cProfile over the chosen
 stages only and prints the top functions (by own time unless ``--sort``). Note:
 ``--runs`` > 1 warms the typing caches, so schema times drop; compare like with like.
+``--schema-parts`` also prints how the schema stage's time splits between its steps
+(labels, column typing, constant check, facts, naming, cells), timed around each call.
 """
 
 from __future__ import annotations
@@ -55,6 +58,29 @@ def _timed(fn: Callable[[], Any], prof: cProfile.Profile | None) -> tuple[Any, f
     return out, time.process_time() - t
 
 
+SCHEMA_PARTS = ("_find_labels", "_type_column", "_is_constant", "_facts", "name_columns", "_cells")
+
+
+def time_schema_parts() -> dict[str, float]:
+    """Wrap the schema stage's steps (module globals of visx.schema.build) with CPU timers."""
+    import visx.schema.build as build
+
+    spent = dict.fromkeys(SCHEMA_PARTS, 0.0)
+
+    def timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*a: Any, **k: Any) -> Any:
+            t = time.process_time()
+            try:
+                return fn(*a, **k)
+            finally:
+                spent[name] += time.process_time() - t
+        return run
+
+    for name in SCHEMA_PARTS:
+        setattr(build, name, timed(name, getattr(build, name)))
+    return spent
+
+
 def _build_trees(snap: PageSnapshot, regions: list[Region]) -> None:
     pc = PageCache(snap.nodes)
     for rg in regions:
@@ -92,6 +118,7 @@ def main() -> int:
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--sort", default="tottime", help="pstats sort key for --profile (tottime, cumulative)")
     ap.add_argument("--main-only", action="store_true", help="align and type only the top-ranked region")
+    ap.add_argument("--schema-parts", action="store_true", help="split the schema stage's time by step")
     args = ap.parse_args()
     paths = sorted(Path(args.folder).glob("*.json.gz"))
     if args.limit:
@@ -102,6 +129,7 @@ def main() -> int:
     profile = {"align", "schema"} if args.profile == "tables" else ({args.profile} if args.profile else set())
     prof = cProfile.Profile() if profile else None
     cfg = Config()
+    parts = time_schema_parts() if args.schema_parts else None
     per_page: list[tuple[str, dict[str, float]]] = []
     for p in paths:
         snap = load_snapshot(p)
@@ -130,6 +158,10 @@ def main() -> int:
     for name, t in sorted(per_page, key=lambda x: -(x[1]["align"] + x[1]["schema"]))[:8]:
         print(f"  {name}: align {t['align'] * 1000:.1f} ms, schema {t['schema'] * 1000:.1f} ms, "
               f"mine {t['mine'] * 1000:.1f} ms, {int(t['regions'])} regions")
+    if parts is not None:
+        runs = max(1, args.runs)  # every run is timed here, not only the fastest
+        print("schema steps (s, summed over all runs / runs): "
+              + ", ".join(f"{k.strip('_')} {v / runs:.3f}" for k, v in parts.items()))
     if prof is not None:
         pstats.Stats(prof).sort_stats(args.sort).print_stats(args.top)
     print(json.dumps({"bench": "tables", "pages": len(per_page), "ratio": round(ratio, 3),
