@@ -137,3 +137,18 @@ def test_site_map_of_link_columns_ranks_below_the_list() -> None:
     site_map = next(rg for rg in regions if "site-map" in snap.nodes[rg.parent].classes)
     assert len(site_map.records) == 4 and "link_list" in site_map.evidence
     assert "link_list" not in main.evidence
+
+
+def test_records_between_rules_are_not_folded_in_pairs() -> None:
+    # A real 2013 review page (fixtures/peer): five reviews between <hr> rules, a heading
+    # before and a "write a review" box after. A combination of five siblings covers the
+    # most, folding two reviews and an end piece into each; the reviews are the records.
+    from visx.clean import clean as run_clean
+    from visx.mine import mine
+
+    snap = load_snapshot(FIX.parent / "peer" / "pydepta-3.json.gz")
+    main = mine(snap, run_clean(snap, CleanConfig()), MineConfig())[0]
+    assert len(main.records) == 5
+    assert all(len(r.parts) == 1 and "hreview" in snap.nodes[r.parts[0]].classes for r in main.records)
+    assert [r.text.split(" 20")[0] for r in main.records] == [
+        "22 augustus", "20 juni", "28 december", "9 december", "17 oktober"]

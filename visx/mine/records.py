@@ -19,6 +19,7 @@ from visx.mine.stats import Stats
 from visx.mine.tagstring import TagStrings
 from visx.mine.thresholds import (
     COLUMN_OVERLAP,
+    FOLD_TEMPLATE_SHARE,
     GRID_TEXT_SHARE,
     HOMOGENEOUS_SHARE,
     MIN_RECORD_ELEMENTS,
@@ -191,7 +192,8 @@ def _homogeneous(
     the runs of single ones; if most children share one template, each is a
     record and the odd ones are skipped. Not when the members repeat with
     the period r (a title row, then its subtext row): then the generalized
-    node is the record.
+    node is the record. Nor when a generalized node holds several members of
+    the template with no period among them: it folds several records.
     """
     # Members without content (an empty ad slot, a rule) say nothing of the period.
     groups = [[x for x in g if stats.has_content([x])] for g in groups]
@@ -205,6 +207,14 @@ def _homogeneous(
     counts = Counter(t for ts_ in tokens for t in ts_)
     top, count = counts.most_common(1)[0] if counts else ((" ", " "), 0)
     if count >= SAME_TEMPLATE_SHARE * len(flat):
+        return [c for c, t in zip(flat, tokens, strict=True) if top in t]
+    token_of = dict(zip(flat, tokens, strict=True))
+    members = [[c for c in g if top in token_of[c]] for g in groups]
+    if (count >= FOLD_TEMPLATE_SHARE * len(flat) and min(map(len, members)) >= 1
+            and max(map(len, members)) > 1 and not _periodic(ts, members)):
+        # Generalized nodes holding several alike members of the template, in no period
+        # (unlike a title row and a detail row that share a class), fold several records
+        # together: an odd child at each end (a heading, a closing box) made them win.
         return [c for c, t in zip(flat, tokens, strict=True) if top in t]
     if _periodic(ts, groups):
         return None

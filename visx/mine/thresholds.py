@@ -36,6 +36,11 @@ MAX_SKIPPED_GAP = 1
 # table cell: at least this many elements in its subtree and text or image.
 MIN_RECORD_ELEMENTS = 3
 
+# A generalized node that holds two or more members of the template most
+# children carry (in no period) folds several records; this share of the
+# content children must carry it, so the odd ends (a heading, a box) stay few.
+FOLD_TEMPLATE_SHARE = 0.5
+
 # Generalized nodes of several children are split into single records when
 # this share of the children share one template (same tag and classes, or
 # similar tag strings): the long combination only won because odd items
