@@ -71,6 +71,9 @@ CLASS_WORDS: dict[str, str] = {
     "availability": "availability", "status": "status", "phone": "phone",
     "email": "email", "contact": "contact", "thumbnail": "image", "thumb": "image", "image": "image",
     "img": "image", "photo": "image", "avatar": "image", "url": "url",
+    "format": "format", "genre": "genre", "publisher": "publisher", "journal": "journal",
+    "isbn": "isbn", "sku": "sku", "edition": "edition", "language": "language", "platform": "platform",
+    "condition": "condition", "color": "color", "colour": "color", "domain": "domain", "source": "source",
 }
 """Only words that name a field in any template; layout words ("size", "col",
 "item", "box") are left out because they name boxes, not data."""
