@@ -130,8 +130,20 @@ def site_map_footer() -> str:
                 + '<div style="clear:both"></div></div>')
 
 
+def split_sections() -> str:
+    """Job results in three sections of one column: 3 sponsored above, 10 organic, 3 sponsored below."""
+    def job(i: int, extra: str) -> str:
+        return (f'<div class="row result{extra}"><h2><a href="/job{i}">Business analyst {i}</a></h2>'
+                f'<span class="company">Company {i}</span> - <span class="location">City {i}, AB</span>'
+                f"<p>Experience developing business cases and process maps, role number {i}.</p></div>")
+    top = '<div class="sponsored">' + "".join(job(i, " last" if i == 2 else "") for i in range(3)) + "</div>"
+    organic = "".join(job(i, "") for i in range(3, 13))
+    bottom = '<div class="sponsored">' + "".join(job(i, "") for i in range(13, 16)) + "</div>"
+    return page('<div class="wrap"><div id="results">' + top + organic + bottom + "</div></div>")
+
+
 PAGES = {f.__name__: f for f in (two_rows, split_table, grid_table, grid_flex, ads_between, optional_parts,
-                                  several_regions, site_map_footer)}
+                                  several_regions, site_map_footer, split_sections)}
 
 
 def main(argv: list[str]) -> int:

@@ -152,3 +152,20 @@ def test_records_between_rules_are_not_folded_in_pairs() -> None:
     assert all(len(r.parts) == 1 and "hreview" in snap.nodes[r.parts[0]].classes for r in main.records)
     assert [r.text.split(" 20")[0] for r in main.records] == [
         "22 augustus", "20 juni", "28 december", "9 december", "17 oktober"]
+
+
+def test_sections_of_one_list_join_in_page_order() -> None:
+    # Sponsored jobs above and below the organic ones, each block under its own parent,
+    # all one record template in one column: one region of 16 records, in page order.
+    snap, regions = regions_of("split_sections")
+    main = regions[0]
+    assert len(main.records) == 16 and main.evidence["joined_sections"] == 3
+    titles = [r.text.split(" Company")[0] for r in main.records]
+    assert titles == [f"Business analyst {i}" for i in range(16)]
+    assert snap.nodes[main.parent].id == "results"
+
+
+def test_unlike_templates_stay_apart() -> None:
+    # The menu, the pager and the list of several_regions are three templates.
+    _snap, regions = regions_of("several_regions", clean=False)
+    assert all("joined_sections" not in rg.evidence for rg in regions)

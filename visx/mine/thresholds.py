@@ -73,6 +73,11 @@ GRID_TEXT_SHARE = 0.7
 # extents overlap by at least this share of the narrower one.
 COLUMN_OVERLAP = 0.8
 
+# Sections of one list (sponsored results above and below organic ones) share
+# the column: left edges within this many pixels, widths within this ratio.
+SECTION_EDGE_TOL_PX = 8.0
+SECTION_WIDTH_RATIO = 0.9
+
 # Ranking ------------------------------------------------------------------
 # Records whose text is on average shorter than this (characters) and made
 # of one link look like menu entries, pagination or breadcrumbs.

@@ -1,0 +1,84 @@
+"""Sections of one list: regions whose records are one template, stacked in one column.
+
+A results page often splits its list: sponsored results above and below the
+organic ones, or "page 1" and "more results" blocks, each under its own
+parent. Records whose root elements carry the same tag and the same (non-empty)
+classes, in regions that share the column (left edge and width) and do not
+overlap, are one list: they join into one region, records in page order.
+"""
+
+from __future__ import annotations
+
+from visx.mine.thresholds import SECTION_EDGE_TOL_PX, SECTION_WIDTH_RATIO
+from visx.model import NodeTable, Region, union_bbox
+
+
+def _template(nodes: NodeTable, rg: Region) -> tuple[str, tuple[str, ...]] | None:
+    """The tag and the classes every record's root has (a last-item marker aside), if any."""
+    if any(len(r.parts) != 1 for r in rg.records):
+        return None
+    roots = [nodes[r.parts[0]] for r in rg.records]
+    if len({n.tag for n in roots}) != 1:
+        return None
+    shared = set(roots[0].classes).intersection(*(n.classes for n in roots[1:]))
+    return (roots[0].tag, tuple(sorted(shared))) if shared else None
+
+
+def _same_column(a: Region, b: Region) -> bool:
+    ax, _, aw, _ = a.bbox
+    bx, _, bw, _ = b.bbox
+    return abs(ax - bx) <= SECTION_EDGE_TOL_PX and min(aw, bw) >= SECTION_WIDTH_RATIO * max(aw, bw)
+
+
+def _apart(nodes: NodeTable, a: Region, b: Region) -> bool:
+    """Neither region lies inside a record of the other, and their boxes do not overlap vertically."""
+    _, ay, _, ah = a.bbox
+    _, by, _, bh = b.bbox
+    if ay < by + bh and by < ay + ah:
+        return False
+    return not any(nodes.is_ancestor(p, q.parts[0]) for r in a.records for p in r.parts for q in b.records) and \
+        not any(nodes.is_ancestor(p, q.parts[0]) for r in b.records for p in r.parts for q in a.records)
+
+
+def _common_ancestor(nodes: NodeTable, a: int, b: int) -> int:
+    while not nodes.is_ancestor(a, b):
+        a = nodes[a].parent
+    return a
+
+
+def join_sections(nodes: NodeTable, regions: list[Region]) -> list[Region]:
+    """Regions of one record template in one column, joined (the largest one's evidence kept).
+
+    One template: the records' roots have the same tag, and the classes all the
+    records of one region share are those all the records of the other share (a
+    last-item class on one of them aside). A class that only one section carries
+    on every record ("sponsored") keeps it apart: on the dev pages, looser tests
+    joined category tiles to product cards."""
+    templates = [_template(nodes, rg) for rg in regions]
+    order = sorted(range(len(regions)), key=lambda k: -len(regions[k].records))
+    joined: dict[int, Region] = {}
+    gone: set[int] = set()
+    for k in order:
+        base, key = regions[k], templates[k]
+        if key is None or k in gone:
+            continue
+        parts = [base]
+        for j in order:
+            other = templates[j]
+            if j == k or j in gone or j in joined:
+                continue
+            rg = regions[j]
+            if other == key and _same_column(base, rg) and all(_apart(nodes, rg, p) for p in parts):
+                parts.append(rg)
+                gone.add(j)
+        if len(parts) < 2:
+            continue
+        records = sorted((r for p in parts for r in p.records), key=lambda r: r.parts[0])
+        parent = base.parent
+        for p in parts[1:]:
+            parent = _common_ancestor(nodes, parent, p.parent)
+        evidence = dict(base.evidence)
+        evidence["joined_sections"] = len(parts)
+        joined[k] = Region(parent=parent, records=records, bbox=union_bbox([r.bbox for r in records]),
+                           kind=base.kind, gn_size=base.gn_size, evidence=evidence)
+    return [joined.get(k, rg) for k, rg in enumerate(regions) if k not in gone]
