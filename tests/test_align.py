@@ -180,3 +180,35 @@ def test_names_with_a_lone_second_entry_stay_a_list() -> None:
     assert kinds.count("list") == 1
     col = kinds.index("list")
     assert al.cells[2][col] is not None and al.cells[2][col].values == ("Author C", "Second Writer")
+
+
+def _two_builds() -> tuple[NodeTable, Region]:
+    """Six records: the title is <b><span> in three and a bare <span> in three, the price alike."""
+    nodes: list[Node] = []
+
+    def add(parent: int, tag: str, text: str, style: int, x: float, y: float) -> int:
+        i = len(nodes)
+        nodes.append(Node(i, parent, tag, "", (), {}, text, "", x, y, 60.0, 16.0, 0, style))
+        return i
+
+    add(-1, "html", "", BLOCK, 0, 0)
+    add(0, "body", "", BLOCK, 0, 0)
+    ul = add(1, "ul", "", BLOCK, 0, 0)
+    items = []
+    for r in range(6):
+        y = 20.0 * r
+        li = add(ul, "li", "", BLOCK, 0, y)
+        items.append(li)
+        holder = add(li, "b", "", NAME, 0, y) if r % 2 else li
+        add(holder, "span", f"Product {r}", NAME, 0, y)
+        add(li, "span", f"${r + 10}.00", PRICE, 70, y)
+    return NodeTable(nodes, STYLES), Region(ul, [Record([li]) for li in items])
+
+
+def test_a_field_built_two_ways_is_one_column() -> None:
+    nodes, region = _two_builds()
+    joined = _texts(nodes, region)
+    assert [row[0] for row in joined] == [f"Product {r}" for r in range(6)]
+    assert [row[-1] for row in joined] == [f"${r + 10}.00" for r in range(6)]
+    apart = _texts(nodes, region, AlignConfig(join_complementary=False))
+    assert len(apart[0]) == len(joined[0]) + 1  # without the join, titles split over two columns

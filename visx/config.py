@@ -91,6 +91,9 @@ class AlignConfig(_Section):
     """Let rendered styles and x-offsets break ties between equally shaped matchings."""
     lists: bool = True
     """Collapse a nested list of varying length (tags, authors) into one list-valued cell."""
+    join_complementary: bool = True
+    """Join two columns that no record fills together and whose values look alike (one field
+    built two ways, e.g. the titles of sponsored and of organic results)."""
     max_stm_cells: int = Field(default=60_000, ge=100, le=10_000_000)
     """Work budget (DP cells) of one record-vs-seed tree match."""
 

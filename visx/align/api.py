@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from visx.align.complement import merge_complementary
 from visx.align.model import AlignedColumn, Alignment, Item
 from visx.align.partial import align_trees
 from visx.align.tree import ROOT, PageCache, RecTree, TreeBuilder, collapse_lists, find_lists
@@ -60,6 +61,8 @@ def _align(pc: PageCache, region: Region, cfg: AlignConfig) -> Alignment:
         columns.append(AlignedColumn(max(set(kinds), key=kinds.count), paths[s], got[0][1].node))
         for r, it in got:
             cells[r][c] = it
+    if cfg.join_complementary:
+        columns, cells = merge_complementary(pc.nodes, records, columns, cells)
     stats = {
         "records": float(len(records)),
         "seed_nodes": float(len(res.seed.label)),

@@ -81,3 +81,8 @@ RUNNING_TEXT_SHARE = 1.0
 words are at least as long as theirs: a link or highlight inside a sentence. Some
 fields beside a note ("<a>Fine Arts</a> (2009) (Short)") merge too; on the dev set
 2.0 lost more merged sentences than it saved such pairs (cell F1 0.898 vs 0.900)."""
+
+JOIN_MIN_RECORDS = 2
+"""Columns joined as one field built two ways must each hold values in this many
+records: a column of one record (a fragment of one snippet) says nothing of a
+second way of building a field."""
