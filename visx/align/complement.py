@@ -53,17 +53,27 @@ def merge_complementary(nodes: NodeTable, records: list[Record], columns: list[A
                         cells: list[list[Item | None]]) -> tuple[list[AlignedColumn], list[list[Item | None]]]:
     """Columns (reading order kept) and cells after joining each column into the first earlier
     one that no record fills together with it and that looks the same."""
-    looks = [_look(nodes, records, cells, c) for c in range(len(columns))]
-    filled = [{r for r, row in enumerate(cells) if row[c] is not None} for c in range(len(columns))]
+    n = len(cells)
+    filled = [{r for r, it in enumerate(col) if it is not None} for col in zip(*cells, strict=True)]
+    # Only a column filled in some records but not in all (two at least either way) can
+    # be one half of a field built two ways; most columns are not, and are not looked at.
+    halves = [c for c, f in enumerate(filled) if th.JOIN_MIN_RECORDS <= len(f) <= n - th.JOIN_MIN_RECORDS]
+    if len(halves) < 2:
+        return columns, cells
+    looks: dict[int, Look | None] = {}
+
+    def look(c: int) -> Look | None:
+        if c not in looks:
+            looks[c] = _look(nodes, records, cells, c)
+        return looks[c]
+
     into = list(range(len(columns)))
-    for b in range(len(columns)):
-        lb = looks[b]
-        if lb is None or len(filled[b]) < th.JOIN_MIN_RECORDS:
-            continue
-        for a in range(b):
-            la = looks[a]
-            if (into[a] != a or la is None or len(filled[a]) < th.JOIN_MIN_RECORDS or la[:5] != lb[:5] or abs(la[5] - lb[5]) > th.X_TOLERANCE_PX
-                    or filled[a] & filled[b]):
+    for i, b in enumerate(halves):
+        for a in halves[:i]:
+            if into[a] != a or filled[a] & filled[b]:
+                continue
+            la, lb = look(a), look(b)
+            if la is None or lb is None or la[:5] != lb[:5] or abs(la[5] - lb[5]) > th.X_TOLERANCE_PX:
                 continue
             into[b] = a
             filled[a] |= filled[b]
