@@ -3,13 +3,13 @@
 A results page often splits its list: sponsored results above and below the
 organic ones, or "page 1" and "more results" blocks, each under its own
 parent. Records whose root elements carry the same tag and the same (non-empty)
-classes, in regions that share the column (left edge and width) and do not
+classes, in regions that share the column (each spans nearly all of the other's width) and do not
 overlap, are one list: they join into one region, records in page order.
 """
 
 from __future__ import annotations
 
-from visx.mine.thresholds import SECTION_EDGE_TOL_PX, SECTION_WIDTH_RATIO
+from visx.mine.thresholds import SECTION_OVERLAP
 from visx.model import NodeTable, Region, union_bbox
 
 
@@ -25,9 +25,12 @@ def _template(nodes: NodeTable, rg: Region) -> tuple[str, tuple[str, ...]] | Non
 
 
 def _same_column(a: Region, b: Region) -> bool:
+    """Horizontally, each region covers nearly all of the other (a 4-column strip above a
+    list may reach a little further out than the list)."""
     ax, _, aw, _ = a.bbox
     bx, _, bw, _ = b.bbox
-    return abs(ax - bx) <= SECTION_EDGE_TOL_PX and min(aw, bw) >= SECTION_WIDTH_RATIO * max(aw, bw)
+    overlap = min(ax + aw, bx + bw) - max(ax, bx)
+    return aw > 0 and bw > 0 and overlap >= SECTION_OVERLAP * max(aw, bw)
 
 
 def _apart(nodes: NodeTable, a: Region, b: Region) -> bool:

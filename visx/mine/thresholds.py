@@ -74,9 +74,8 @@ GRID_TEXT_SHARE = 0.7
 COLUMN_OVERLAP = 0.8
 
 # Sections of one list (sponsored results above and below organic ones) share
-# the column: left edges within this many pixels, widths within this ratio.
-SECTION_EDGE_TOL_PX = 8.0
-SECTION_WIDTH_RATIO = 0.9
+# the column: their horizontal overlap is at least this share of the wider one.
+SECTION_OVERLAP = 0.9
 
 # Ranking ------------------------------------------------------------------
 # Records whose text is on average shorter than this (characters) and made
