@@ -169,3 +169,21 @@ def test_unlike_templates_stay_apart() -> None:
     # The menu, the pager and the list of several_regions are three templates.
     _snap, regions = regions_of("several_regions", clean=False)
     assert all("joined_sections" not in rg.evidence for rg in regions)
+
+
+def test_unclassed_blocks_of_one_column_are_records() -> None:
+    # A testbed page (fixtures/mine/testbed): ten profiles, each an <li> without classes,
+    # of very different lengths. Lined up in one column, each is a record.
+    import csv
+
+    from visx.clean import clean as run_clean
+    from visx.mine import mine
+
+    snap = load_snapshot(FIX / "testbed" / "linkedin-3-d.json.gz")
+    main = mine(snap, run_clean(snap, CleanConfig()), MineConfig())[0]
+    with (FIX / "testbed" / "linkedin-3-d.records.csv").open(encoding="utf-8") as fh:
+        gold = [row[0].strip() for row in csv.reader(fh) if row]
+    assert all(len(r.parts) == 1 and snap.nodes[r.parts[0]].tag == "li" for r in main.records)
+    starts = [next(g for g in gold if r.text.startswith(g)) for r in main.records if
+              any(r.text.startswith(g) for g in gold)]
+    assert len(main.records) >= 9 and len(starts) == len(main.records) == len(set(starts))

@@ -53,7 +53,7 @@ def distance(a: str, b: str, cutoff: float) -> float:
     return float(Levenshtein.normalized_distance(a, b, score_cutoff=cutoff))
 
 
-def _lined_up(nodes: NodeTable, a: list[int], b: list[int]) -> bool:
+def lined_up(nodes: NodeTable, a: list[int], b: list[int]) -> bool:
     """Two generalized nodes with the same width and left edge, or the same height and top."""
     ax0 = min(nodes[i].x for i in a)
     bx0 = min(nodes[i].x for i in b)
@@ -113,7 +113,7 @@ def candidates_for(
                 cur = strings[b_nodes[0]] if r == 1 else "".join(strings[x] for x in b_nodes)
                 d = distance(prev, cur, relaxed)
                 ok = d <= threshold or (
-                    d <= relaxed and (_same_classes(nodes, a_nodes, b_nodes) or _lined_up(nodes, a_nodes, b_nodes))
+                    d <= relaxed and (_same_classes(nodes, a_nodes, b_nodes) or lined_up(nodes, a_nodes, b_nodes))
                 )
                 if ok:
                     if not run:

@@ -14,7 +14,7 @@ import itertools
 from collections import Counter
 from statistics import median
 
-from visx.mine.mdr import Candidate, distance
+from visx.mine.mdr import Candidate, distance, lined_up
 from visx.mine.stats import Stats
 from visx.mine.tagstring import TagStrings
 from visx.mine.thresholds import (
@@ -220,8 +220,12 @@ def _homogeneous(
         return None
     if count >= HOMOGENEOUS_SHARE * len(flat):
         return [c for c, t in zip(flat, tokens, strict=True) if top in t]
-    # Without a shared class, neighbours must be alike by MDR's strict threshold.
-    sims = [distance(ts.strings[a], ts.strings[b], threshold) <= threshold for a, b in itertools.pairwise(flat)]
+    # Without a shared class, neighbours must be alike by MDR's strict threshold, or by
+    # the relaxed one when they line up on screen (one column of like blocks).
+    relaxed = threshold + VISUAL_RELAX
+    sims = [d <= threshold or (d <= relaxed and lined_up(nodes, [a], [b]))
+            for a, b in itertools.pairwise(flat)
+            for d in (distance(ts.strings[a], ts.strings[b], relaxed),)]
     if sum(sims) >= HOMOGENEOUS_SHARE * len(sims):
         return [c for k, c in enumerate(flat) if (k > 0 and sims[k - 1]) or (k < len(sims) and sims[k])]
     return None
