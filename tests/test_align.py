@@ -134,9 +134,11 @@ def test_lists_can_be_turned_off() -> None:
     assert len(off.columns) > len(on.columns)
 
 
-def _meta_records(extra: dict[int, list[list[str]]], base: list[list[str]]) -> tuple[NodeTable, Region]:
+def _meta_records(extra: dict[int, list[list[str]]], base: list[list[str]],
+                  label: bool = False) -> tuple[NodeTable, Region]:
     """Records: a title span, then a div holding one <ul class="info"> of <li>s per entry;
-    ``extra[r]`` adds entries (more alike <ul>s) to record r."""
+    ``extra[r]`` adds entries (more alike <ul>s) to record r. With ``label`` the first
+    text of each entry is a <b> label, not an <li>."""
     nodes: list[Node] = []
 
     def add(parent: int, tag: str, text: str, classes: tuple[str, ...] = ()) -> int:
@@ -155,8 +157,8 @@ def _meta_records(extra: dict[int, list[list[str]]], base: list[list[str]]) -> t
         meta = add(li, "div", "", ("meta",))
         for entry in [first, *extra.get(r, [])]:
             ul = add(meta, "ul", "", ("info",))
-            for text in entry:
-                add(ul, "li", text)
+            for k, text in enumerate(entry):
+                add(ul, "b" if label and k == 0 else "li", text)
     return NodeTable(nodes, STYLES), Region(ol, [Record([li]) for li in items])
 
 
@@ -212,3 +214,16 @@ def test_a_field_built_two_ways_is_one_column() -> None:
     assert [row[-1] for row in joined] == [f"${r + 10}.00" for r in range(6)]
     apart = _texts(nodes, region, AlignConfig(join_complementary=False))
     assert len(apart[0]) == len(joined[0]) + 1  # without the join, titles split over two columns
+
+
+def test_label_value_rows_are_fields_not_a_list() -> None:
+    # Every record opens with a "Current" row (label, then value); some add one more
+    # row, each of another label. Rows of their own labels are fields, not a list.
+    base = [["Current", f"engineer at firm {r}"] for r in range(5)]
+    extra = {1: [["Education", "school one"]], 2: [["Summary", "likes maps"]], 3: [["Past", "cook at inn"]]}
+    nodes, region = _meta_records(extra, base, label=True)
+    al = align_region(nodes, region, Config())
+    assert "list" not in [c.kind for c in al.columns]
+    texts = _texts(nodes, region)
+    col = next(c for c in range(len(texts[0])) if texts[0][c] == "engineer at firm 0")
+    assert [row[col] for row in texts] == [f"engineer at firm {r}" for r in range(5)]

@@ -189,7 +189,12 @@ class Matcher:
         i, j = len(ca), len(cb)
         while i > 0 and j > 0:
             sij = memo.get(ca[i - 1] * nb + cb[j - 1], 0.0)
-            if sij > 0 and abs(dp[i][j] - (dp[i - 1][j - 1] + sij)) <= _EPS:
+            if abs(dp[i][j] - dp[i - 1][j]) <= _EPS:
+                # Leaving the seed's child out costs nothing: among equal matchings, take
+                # the one that pairs the record's children with the seed's earlier ones
+                # (optional rows and fields are more often missing at the end).
+                i -= 1
+            elif sij > 0 and abs(dp[i][j] - (dp[i - 1][j - 1] + sij)) <= _EPS:
                 out.append((ca[i - 1], cb[j - 1]))
                 i -= 1
                 j -= 1

@@ -705,7 +705,23 @@ def _positional(pc: PageCache, runs: list[list[int]]) -> bool:
                     heads.count(max(set(heads), key=heads.count)) / len(texts) >= th.LIST_SHAPE_AGREEMENT else "")
     if len(lead) == 2 and lead[0] and lead[1] and lead[0] != lead[1]:
         return True  # "Reg. $67", "Was $41": each position opens with its own label
+    if len(by_pos) > 1 and _label_rows(pc, runs):
+        return True
     return len(dominant) == 2 and dominant[0] != dominant[1]
+
+
+def _label_rows(pc: PageCache, runs: list[list[int]]) -> bool:
+    """The first entries open with one label of their own ("Current" beside its value)
+    that the second entries do not ("Education", "Summary"): label-value rows."""
+    firsts = [pc.text_parts(elems[0])[:1] for elems in runs if elems]
+    labels = [p[0].lower() for p in firsts if p and len(p[0].split()) <= th.LABEL_MAX_WORDS]
+    if not labels or len(labels) < th.LIST_SHAPE_AGREEMENT * len(runs):
+        return False
+    top = max(set(labels), key=labels.count)
+    if labels.count(top) < th.LIST_SHAPE_AGREEMENT * len(runs) or len(pc.text_parts(runs[0][0])) < 2:
+        return False
+    seconds = [pc.text_parts(elems[1])[:1] for elems in runs if len(elems) > 1]
+    return sum(1 for p in seconds if p and p[0].lower() == top) < th.LIST_SHAPE_AGREEMENT * len(seconds)
 
 
 def collapse_lists(pc: PageCache, tree: RecTree, runs: list[Run]) -> None:
