@@ -26,26 +26,40 @@ STYLES = [_style("11px", "400", "red"), _style("16px", "700", "black"), _style("
           _style("12px", "400", "grey"), _style("16px", "400", "black")]
 
 
-def _table(records: list[list[tuple[int, str]]]) -> tuple[NodeTable, Region]:
-    """A page whose <ul> holds one <li> per record, each a run of styled <span>s."""
-    nodes: list[Node] = []
+class _Page:
+    """Builds a node table: ``add`` appends an element and returns its index."""
 
-    def add(parent: int, tag: str, text: str, style: int, x: float, y: float) -> int:
-        i = len(nodes)
-        nodes.append(Node(i, parent, tag, "", (), {}, text, "", x, y, 60.0, 16.0, 0, style))
+    def __init__(self) -> None:
+        self.nodes: list[Node] = []
+
+    def add(self, parent: int, tag: str, text: str, style: int = BLOCK, x: float = 0.0, y: float | None = None,
+            classes: tuple[str, ...] = ()) -> int:
+        i = len(self.nodes)
+        top = 20.0 * i if y is None else y
+        self.nodes.append(Node(i, parent, tag, "", classes, {}, text, "", x, top, 60.0, 16.0, 0, style))
         return i
 
-    add(-1, "html", "", BLOCK, 0, 0)
-    add(0, "body", "", BLOCK, 0, 0)
-    ul = add(1, "ul", "", BLOCK, 0, 0)
+    def list_root(self, tag: str) -> int:
+        """html > body > ``tag``, the list's parent."""
+        self.add(-1, "html", "", y=0.0)
+        self.add(0, "body", "", y=0.0)
+        return self.add(1, tag, "", y=0.0)
+
+    def done(self, parent: int, items: list[int]) -> tuple[NodeTable, Region]:
+        return NodeTable(self.nodes, STYLES), Region(parent, [Record([li]) for li in items])
+
+
+def _table(records: list[list[tuple[int, str]]]) -> tuple[NodeTable, Region]:
+    """A page whose <ul> holds one <li> per record, each a run of styled <span>s."""
+    page = _Page()
+    ul = page.list_root("ul")
     items = []
     for r, spans in enumerate(records):
-        li = add(ul, "li", "", BLOCK, 0, 20.0 * r)
+        li = page.add(ul, "li", "", BLOCK, 0, 20.0 * r)
         items.append(li)
         for k, (look, text) in enumerate(spans):
-            add(li, "span", text, look, 70.0 * k, 20.0 * r)
-    table = NodeTable(nodes, STYLES)
-    return table, Region(ul, [Record([li]) for li in items])
+            page.add(li, "span", text, look, 70.0 * k, 20.0 * r)
+    return page.done(ul, items)
 
 
 def _texts(nodes: NodeTable, region: Region, config: Config | AlignConfig | None = None) -> list[list[str | None]]:
@@ -139,27 +153,19 @@ def _meta_records(extra: dict[int, list[list[str]]], base: list[list[str]],
     """Records: a title span, then a div holding one <ul class="info"> of <li>s per entry;
     ``extra[r]`` adds entries (more alike <ul>s) to record r. With ``label`` the first
     text of each entry is a <b> label, not an <li>."""
-    nodes: list[Node] = []
-
-    def add(parent: int, tag: str, text: str, classes: tuple[str, ...] = ()) -> int:
-        i = len(nodes)
-        nodes.append(Node(i, parent, tag, "", classes, {}, text, "", 0.0, 20.0 * i, 60.0, 16.0, 0, BLOCK))
-        return i
-
-    add(-1, "html", "")
-    add(0, "body", "")
-    ol = add(1, "ol", "")
+    page = _Page()
+    ol = page.list_root("ol")
     items = []
     for r, first in enumerate(base):
-        li = add(ol, "li", "")
+        li = page.add(ol, "li", "")
         items.append(li)
-        add(li, "span", f"Title {r}", ("title",))
-        meta = add(li, "div", "", ("meta",))
+        page.add(li, "span", f"Title {r}", classes=("title",))
+        meta = page.add(li, "div", "", classes=("meta",))
         for entry in [first, *extra.get(r, [])]:
-            ul = add(meta, "ul", "", ("info",))
+            ul = page.add(meta, "ul", "", classes=("info",))
             for k, text in enumerate(entry):
-                add(ul, "b" if label and k == 0 else "li", text)
-    return NodeTable(nodes, STYLES), Region(ol, [Record([li]) for li in items])
+                page.add(ul, "b" if label and k == 0 else "li", text)
+    return page.done(ol, items)
 
 
 def test_typed_first_entry_with_a_lone_unlike_second_is_not_a_list() -> None:
@@ -186,25 +192,17 @@ def test_names_with_a_lone_second_entry_stay_a_list() -> None:
 
 def _two_builds() -> tuple[NodeTable, Region]:
     """Six records: the title is <b><span> in three and a bare <span> in three, the price alike."""
-    nodes: list[Node] = []
-
-    def add(parent: int, tag: str, text: str, style: int, x: float, y: float) -> int:
-        i = len(nodes)
-        nodes.append(Node(i, parent, tag, "", (), {}, text, "", x, y, 60.0, 16.0, 0, style))
-        return i
-
-    add(-1, "html", "", BLOCK, 0, 0)
-    add(0, "body", "", BLOCK, 0, 0)
-    ul = add(1, "ul", "", BLOCK, 0, 0)
+    page = _Page()
+    ul = page.list_root("ul")
     items = []
     for r in range(6):
         y = 20.0 * r
-        li = add(ul, "li", "", BLOCK, 0, y)
+        li = page.add(ul, "li", "", BLOCK, 0, y)
         items.append(li)
-        holder = add(li, "b", "", NAME, 0, y) if r % 2 else li
-        add(holder, "span", f"Product {r}", NAME, 0, y)
-        add(li, "span", f"${r + 10}.00", PRICE, 70, y)
-    return NodeTable(nodes, STYLES), Region(ul, [Record([li]) for li in items])
+        holder = page.add(li, "b", "", NAME, 0, y) if r % 2 else li
+        page.add(holder, "span", f"Product {r}", NAME, 0, y)
+        page.add(li, "span", f"${r + 10}.00", PRICE, 70, y)
+    return page.done(ul, items)
 
 
 def test_a_field_built_two_ways_is_one_column() -> None:
