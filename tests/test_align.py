@@ -225,3 +225,16 @@ def test_label_value_rows_are_fields_not_a_list() -> None:
     texts = _texts(nodes, region)
     col = next(c for c in range(len(texts[0])) if texts[0][c] == "engineer at firm 0")
     assert [row[col] for row in texts] == [f"engineer at firm {r}" for r in range(5)]
+
+
+def test_prices_behind_two_sets_of_labels_are_fields() -> None:
+    # "Reg."/"Orig." prices first, "Was"/"Sale" prices after, in varying numbers: each
+    # position is its own field (neither label set opens most entries on its own).
+    rows = [["Reg. $60", "Was $40", "Sale $20"], ["Orig. $61", "Sale $21"], ["Reg. $62", "Was $42", "Sale $22"],
+            ["Orig. $63", "Was $43"], ["Reg. $64"], ["Orig. $65", "Sale $25"]]
+    nodes, region = _meta_records({r: [[t] for t in row[1:]] for r, row in enumerate(rows)},
+                                  [[row[0]] for row in rows])
+    al = align_region(nodes, region, Config())
+    assert "list" not in [c.kind for c in al.columns]
+    texts = _texts(nodes, region)
+    assert [row[1] for row in texts] == [row[0] for row in rows]

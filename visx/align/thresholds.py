@@ -86,3 +86,7 @@ JOIN_MIN_RECORDS = 2
 """Columns joined as one field built two ways must each hold values in this many
 records: a column of one record (a fragment of one snippet) says nothing of a
 second way of building a field."""
+
+LIST_LABEL_WORDS = 3
+"""Entries at one position of a run open with labels when at most this many words open
+most of them ("Reg."/"Orig." then "Was"/"Sale"); names and titles open with many."""

@@ -685,6 +685,7 @@ def _positional(pc: PageCache, runs: list[list[int]]) -> bool:
             by_pos[i].append(" ".join(pc.text_parts(e)))
     dominant: list[str] = []
     lead: list[str] = []
+    vocab: list[set[str]] = []
     for pos, texts in enumerate(by_pos[:2]):
         if len(texts) < 2:
             if pos == 1 and texts and dominant and dominant[0] not in ("", "word"):
@@ -701,13 +702,27 @@ def _positional(pc: PageCache, runs: list[list[int]]) -> bool:
         if most / len(texts) >= th.LIST_SHAPE_AGREEMENT:
             return True
         heads = [t.split()[0].lower() for t in texts if t.split() and not _DIGIT.search(t.split()[0])]
+        vocab.append(_label_words(heads, len(texts)))
         lead.append(max(set(heads), key=heads.count) if heads and
                     heads.count(max(set(heads), key=heads.count)) / len(texts) >= th.LIST_SHAPE_AGREEMENT else "")
     if len(lead) == 2 and lead[0] and lead[1] and lead[0] != lead[1]:
         return True  # "Reg. $67", "Was $41": each position opens with its own label
+    if len(vocab) == 2 and vocab[0] and vocab[1] and not vocab[0] & vocab[1]:
+        return True  # "Reg."/"Orig." first, "Was"/"Sale" second: two small sets of labels
     if len(by_pos) > 1 and _label_rows(pc, runs):
         return True
     return len(dominant) == 2 and dominant[0] != dominant[1]
+
+
+def _label_words(heads: list[str], n: int) -> set[str]:
+    """The few opening words (at most ``LIST_LABEL_WORDS``, each opening two entries or more)
+    that open most of ``n`` entries; an empty set when the openings are many (names, titles)."""
+    # A label opens several entries: words seen once (a name, a title) are no label.
+    counts = sorted(((heads.count(w), w) for w in set(heads) if heads.count(w) > 1), reverse=True)
+    counts = counts[:th.LIST_LABEL_WORDS]
+    if sum(c for c, _ in counts) < th.LIST_SHAPE_AGREEMENT * n:
+        return set()
+    return {w for _, w in counts}
 
 
 def _label_rows(pc: PageCache, runs: list[list[int]]) -> bool:
