@@ -238,3 +238,12 @@ def test_prices_behind_two_sets_of_labels_are_fields() -> None:
     assert "list" not in [c.kind for c in al.columns]
     texts = _texts(nodes, region)
     assert [row[1] for row in texts] == [row[0] for row in rows]
+
+
+def test_list_entries_lose_their_separators() -> None:
+    base = [[f"Writer {chr(65 + r)}"] for r in range(5)]
+    nodes, region = _meta_records({1: [[", Second Writer"]], 3: [["; Third Writer |"]]}, base)
+    al = align_region(nodes, region, Config())
+    col = [c.kind for c in al.columns].index("list")
+    assert al.cells[1][col] is not None and al.cells[1][col].values == ("Writer B", "Second Writer")
+    assert al.cells[3][col] is not None and al.cells[3][col].values == ("Writer D", "Third Writer")

@@ -160,6 +160,8 @@ _SHAPES = (
     ("num", re.compile(r"^[^A-Za-z]*\d[^A-Za-z]*$")),
 )
 _SEPARATOR_STR = "".join(sorted(th.SEPARATOR_CHARS))
+_ENTRY_SEPARATORS = ",;|·• \u00a0"
+"""Stripped from both ends of a list entry: separators, not brackets or signs ("(2006)", "-5")."""
 
 # For ASCII text, which only case-folds to ASCII: the words a price or date match needs.
 _ASCII_SIGNS = "".join(c for c in _CURRENCY_SIGNS if c.isascii())
@@ -753,7 +755,8 @@ def collapse_lists(pc: PageCache, tree: RecTree, runs: list[Run]) -> None:
             continue  # inside a list collapsed before: already part of its value
         values, hrefs, elems = [], [], []
         for e in run.elems:
-            text = " ".join(pc.text_parts(e))
+            # An entry's own separator (", Gerald Klaassen") is not part of its value.
+            text = " ".join(pc.text_parts(e)).strip(_ENTRY_SEPARATORS)
             if text:
                 values.append(text)
                 elems.append(e)
