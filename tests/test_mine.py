@@ -187,3 +187,17 @@ def test_unclassed_blocks_of_one_column_are_records() -> None:
     starts = [next(g for g in gold if r.text.startswith(g)) for r in main.records if
               any(r.text.startswith(g) for g in gold)]
     assert len(main.records) >= 9 and len(starts) == len(main.records) == len(set(starts))
+
+
+def test_a_row_of_page_numbers_at_the_end_is_not_a_record() -> None:
+    from visx.mine.sections import drop_pager_records
+    from visx.model import Record
+
+    texts = ["Nanna We had a very nice stay", "Melissa Perfect modern apartment", "Leanne A great location",
+             "Hiram A real jewel in Berlin", "1 2 3 … 13"]
+    recs = [Record(parts=[i], bbox=(0.0, 20.0 * i, 100.0, 18.0), text=t) for i, t in enumerate(texts)]
+    out = drop_pager_records([Region(parent=0, records=recs)])[0]
+    assert [r.text for r in out.records] == texts[:-1]
+    # A list that is numbers all through (a price grid, a table of scores) keeps every record.
+    nums = [Record(parts=[i], bbox=(0.0, 20.0 * i, 100.0, 18.0), text=f"{i} {i + 1}") for i in range(5)]
+    assert len(drop_pager_records([Region(parent=0, records=nums)])[0].records) == 5

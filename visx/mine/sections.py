@@ -1,15 +1,21 @@
-"""Sections of one list: regions whose records are one template, stacked in one column.
+"""Sections of one list joined, and a list's pagination row left out.
 
 A results page often splits its list: sponsored results above and below the
 organic ones, or "page 1" and "more results" blocks, each under its own
 parent. Records whose root elements carry the same tag and the same (non-empty)
-classes, in regions that share the column (each spans nearly all of the other's width) and do not
-overlap, are one list: they join into one region, records in page order.
+classes, in regions that share the column (each spans nearly all of the
+other's width) and do not overlap, are one list: they join into one region,
+records in page order.
+
+A list's pagination row sometimes lines up with its records and becomes its
+first or last one; a record of page numbers only leaves the list.
 """
 
 from __future__ import annotations
 
-from visx.mine.thresholds import SECTION_OVERLAP
+import re
+
+from visx.mine.thresholds import PAGER_MIN_RECORDS, SECTION_OVERLAP
 from visx.model import NodeTable, Region, union_bbox
 
 
@@ -85,3 +91,27 @@ def join_sections(nodes: NodeTable, regions: list[Region]) -> list[Region]:
         joined[k] = Region(parent=parent, records=records, bbox=union_bbox([r.bbox for r in records]),
                            kind=base.kind, gn_size=base.gn_size, evidence=evidence)
     return [joined.get(k, rg) for k, rg in enumerate(regions) if k not in gone]
+
+
+_PAGER_TOKEN = re.compile(r"^(?:\d{1,4}|[.…«»‹›<>|/,:-]+)$")
+
+
+def _pager_like(text: str) -> bool:
+    """Page numbers and arrows only ("1 2 3 … 13", "« 1 2 »"): no letters, two numbers or more."""
+    toks = text.split()
+    return len(toks) >= 2 and sum(t.isdigit() for t in toks) >= 2 and all(_PAGER_TOKEN.match(t) for t in toks)
+
+
+def drop_pager_records(regions: list[Region]) -> list[Region]:
+    """A first or last record made of page numbers, in a list whose other records hold words,
+    is the list's pagination that happened to line up with it: it leaves the records."""
+    out = []
+    for rg in regions:
+        recs = rg.records
+        if len(recs) >= PAGER_MIN_RECORDS and any(any(c.isalpha() for c in r.text) for r in recs[1:-1]):
+            keep = [r for k, r in enumerate(recs) if not ((k == 0 or k == len(recs) - 1) and _pager_like(r.text))]
+            if len(keep) != len(recs):
+                rg = Region(parent=rg.parent, records=keep, bbox=union_bbox([r.bbox for r in keep]), kind=rg.kind,
+                            gn_size=rg.gn_size, evidence=dict(rg.evidence))
+        out.append(rg)
+    return out

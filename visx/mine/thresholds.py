@@ -77,6 +77,10 @@ COLUMN_OVERLAP = 0.8
 # the column: their horizontal overlap is at least this share of the wider one.
 SECTION_OVERLAP = 0.9
 
+# A pagination row at the edge of a list is dropped from its records only when
+# the list keeps at least this many others (two records are too few to tell).
+PAGER_MIN_RECORDS = 4
+
 # Ranking ------------------------------------------------------------------
 # Records whose text is on average shorter than this (characters) and made
 # of one link look like menu entries, pagination or breadcrumbs.
