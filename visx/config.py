@@ -140,3 +140,46 @@ def parse_viewport(text: str) -> tuple[int, int]:
     if not m:
         raise ConfigError(f"viewport {text!r} is not WIDTHxHEIGHT, e.g. 1280x900")
     return int(m.group(1)), int(m.group(2))
+
+
+def with_overrides(config: Config, settings: list[str], *, sections: tuple[str, ...] | None = None) -> Config:
+    """``config`` with ``SECTION.KEY=VALUE`` settings applied (``align.lists=false``), each checked
+    by the section's own validation. ``sections`` limits which sections may be set."""
+    allowed = sections or tuple(Config.model_fields)
+    updates: dict[str, dict[str, object]] = {}
+    for item in settings:
+        name, sep, raw = item.partition("=")
+        section, dot, key = name.strip().partition(".")
+        if not sep or not dot or not key:
+            raise ConfigError(f"setting {item!r} is not SECTION.KEY=VALUE, e.g. align.lists=false")
+        if section not in allowed:
+            raise ConfigError(f"setting {item!r}: section {section!r} cannot be set here; use one of "
+                              f"{', '.join(allowed)}")
+        model = type(getattr(config, section))
+        if key not in model.model_fields:
+            raise ConfigError(f"setting {item!r}: {section} has no {key!r}; it has "
+                              f"{', '.join(model.model_fields)}")
+        updates.setdefault(section, {})[key] = _setting_value(raw.strip())
+    out = config
+    for section, values in updates.items():
+        current = getattr(out, section)
+        try:
+            new = type(current).model_validate({**current.model_dump(), **values})
+        except ValueError as e:  # pydantic's ValidationError
+            lines = [ln.strip() for ln in str(e).strip().splitlines()[1:3]]
+            raise ConfigError(f"setting {section}.{' / '.join(lines)}; check the value") from e
+        out = out.model_copy(update={section: new})
+    return out
+
+
+def _setting_value(raw: str) -> object:
+    """``true``/``false``, a number, or the text itself (pydantic converts it further)."""
+    low = raw.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for cast in (int, float):
+        try:
+            return cast(raw)
+        except ValueError:
+            pass
+    return raw

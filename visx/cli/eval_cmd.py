@@ -7,6 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+ANALYSIS_SECTIONS = ("clean", "mine", "align", "table")
+"""What ``--set`` may change: snapshots are cached, so render settings would not apply."""
+
 
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
@@ -32,6 +35,9 @@ def register(sub: Any) -> None:
     p.add_argument("--retry-failed", action="store_true",
                    help="render again the pages whose render failed on an earlier run")
     p.add_argument("--no-chart", action="store_true", help="skip the PNG chart (no matplotlib needed)")
+    p.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE", dest="settings",
+                   help="change an analysis setting for an ablation, e.g. align.join_complementary=false "
+                   "(sections clean, mine, align, table; repeatable)")
     p.add_argument("-v", "--verbose", action="store_true", help="print a line per page")
     p.set_defaults(run=run)
 
@@ -49,11 +55,15 @@ def run(args: argparse.Namespace) -> int:
         elif i % 25 == 0 or i == n:
             print(f"{i}/{n} pages", file=sys.stderr, flush=True)
 
-    results = run_eval(args.dataset, cache_dir=args.cache, config=eval_config(args.miner),
+    from visx.config import with_overrides
+
+    cfg = with_overrides(eval_config(args.miner), args.settings, sections=ANALYSIS_SECTIONS)
+    results = run_eval(args.dataset, cache_dir=args.cache, config=cfg,
                        pages=args.pages, limit=args.limit, retry_failed=args.retry_failed,
                        progress=progress)
     paths = report.write_outputs(results, args.out, chart=not args.no_chart,
-                                 label=f"{args.dataset.name}, {args.miner}, {len(results)} pages")
+                                 label=f"{args.dataset.name}, {args.miner}, {len(results)} pages"
+                                 + (f", {' '.join(args.settings)}" if args.settings else ""))
     print(report.summary_table(report.summarize(results), label=f"{args.dataset} ({args.miner})"))
     print()
     print(report.category_table(report.by_category(results)))
