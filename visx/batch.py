@@ -1,9 +1,9 @@
 """Many pages in one run: render a few at a time, analyse each, lose none to another's failure.
 
 ``render_many(sources)`` and ``extract_many(sources)`` yield one
-:class:`BatchResult` per source, in the order given. Rendering runs on worker threads (the browser does the work, in
-its own processes, so two pages render while the last one is analysed);
-analysis runs on the calling thread, one page at a time, because it is
+:class:`BatchResult` per source, in the order given. Rendering runs on worker
+threads (the browser does the work, in its own processes, so two pages render
+while the last one is analysed); analysis runs on the calling thread, one page at a time, because it is
 CPU-bound Python and pauses the garbage collector (:mod:`visx.gcpause`).
 A source that fails (missing file, unreachable host, non-HTML answer, a
 timeout, a corrupt snapshot) gives a result holding its error; the others go on.
@@ -23,8 +23,9 @@ from visx.model import PageSnapshot
 from visx.pipeline import Extraction, analyse, load_or_render
 
 DEFAULT_WORKERS = 2
-"""Pages rendered at once: two saturate a 2-core machine (Chromium's renderer and
-the analysis share the cores); more mostly adds memory."""
+"""Pages rendered at once. Pages that wait on the network render 1.8x faster with two
+than with one (``scripts/bench_batch.py --delay 0.5``); local files break even on a
+2-core machine, where Chromium already keeps both cores busy; more adds memory."""
 AHEAD_PER_WORKER = 2
 """Renders started ahead of the page being analysed, per worker: enough to keep the
 browser busy, few enough that finished snapshots do not pile up in memory."""
