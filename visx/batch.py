@@ -3,8 +3,9 @@
 ``render_many(sources)`` and ``extract_many(sources)`` yield one
 :class:`BatchResult` per source, in the order given. Rendering runs on worker
 threads (the browser does the work, in its own processes, so two pages render
-while the last one is analysed); analysis runs on the calling thread, one page at a time, because it is
-CPU-bound Python and pauses the garbage collector (:mod:`visx.gcpause`).
+while the last one is analysed); analysis runs on the calling thread, one page
+at a time, because it is CPU-bound Python and pauses the garbage collector
+(:mod:`visx.gcpause`).
 A source that fails (missing file, unreachable host, non-HTML answer, a
 timeout, a corrupt snapshot) gives a result holding its error; the others go on.
 """
