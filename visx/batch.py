@@ -14,14 +14,19 @@ from __future__ import annotations
 
 import concurrent.futures
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from visx.config import Config
 from visx.errors import ConfigError, ExtractionError, VisxError
 from visx.model import PageSnapshot
 from visx.pipeline import Extraction, analyse, load_or_render
+from visx.render.page_load import looks_like_html
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 DEFAULT_WORKERS = 2
 """Pages rendered at once. Pages that wait on the network render 1.8x faster with two
@@ -55,31 +60,21 @@ def source_label(source: str | Path | PageSnapshot) -> str:
     if isinstance(source, PageSnapshot):
         return source.source
     s = str(source)
-    if s.lstrip().startswith("<"):
+    if isinstance(source, str) and looks_like_html(s):
         head = " ".join(s.split())[:40]
         return f"HTML text {head!r}"
     return s
 
 
-def _load(source: str | Path | PageSnapshot, cfg: Config) -> PageSnapshot:
-    """Render or read one source; errors that are not visx's own name the source (a bug, not bad input)."""
+def _guarded(step: str, label: str, fn: Callable[[T, Config], R], arg: T, cfg: Config) -> R:
+    """``fn(arg, cfg)``; an error that is not visx's own (a bug, not bad input) becomes an
+    :class:`ExtractionError` naming the source, so one page's failure does not end the batch."""
     try:
-        return load_or_render(source, cfg)
+        return fn(arg, cfg)
     except VisxError:
         raise
-    except Exception as e:  # one page's unexpected failure must not end the batch
-        label = source_label(source)
-        raise ExtractionError(f"{label}: unexpected {type(e).__name__} while loading ({e}); "
-                              "please report it with this source", source=label) from e
-
-
-def _analyse(snapshot: PageSnapshot, label: str, cfg: Config) -> Extraction:
-    try:
-        return analyse(snapshot, cfg)
-    except VisxError:
-        raise
-    except Exception as e:  # as in _load
-        raise ExtractionError(f"{label}: unexpected {type(e).__name__} while analysing ({e}); "
+    except Exception as e:
+        raise ExtractionError(f"{label}: unexpected {type(e).__name__} while {step} ({e}); "
                               "please report it with this source", source=label) from e
 
 
@@ -96,7 +91,7 @@ def extract_many(sources: Iterable[str | Path | PageSnapshot], config: Config | 
             yield res
             continue
         try:
-            ex = _analyse(res.snapshot, res.source, cfg)
+            ex = _guarded("analysing", res.source, analyse, res.snapshot, cfg)
         except VisxError as e:
             yield BatchResult(res.index, res.source, error=e, snapshot=res.snapshot)
         else:
@@ -124,7 +119,8 @@ def render_many(sources: Iterable[str | Path | PageSnapshot], config: Config | N
                 if nxt is None:
                     break
                 i, src = nxt
-                pending.append((i, source_label(src), pool.submit(_load, src, cfg)))
+                label = source_label(src)
+                pending.append((i, label, pool.submit(_guarded, "loading", label, load_or_render, src, cfg)))
             if not pending:
                 return
             i, label, fut = pending.popleft()

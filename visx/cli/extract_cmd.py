@@ -103,8 +103,11 @@ def _run_one(args: argparse.Namespace, source: str, fmt: str, cfg: Config) -> in
 
 
 def _summary(ex: Extraction) -> str:
-    main = ex.regions[0] if ex.regions else None
-    return f"{len(ex.regions)} region(s), {len(main.records) if main else 0} record(s) in the main one"
+    return f"{len(ex.regions)} region(s), {_main_records(ex)} record(s) in the main one"
+
+
+def _main_records(ex: Extraction) -> int:
+    return len(ex.main.records) if ex.main else 0
 
 
 def _run_many(args: argparse.Namespace, sources: list[str], fmt: str, cfg: Config) -> int:
@@ -144,7 +147,7 @@ def _run_many(args: argparse.Namespace, sources: list[str], fmt: str, cfg: Confi
             path = write_report(ex, args.debug / folder, cfg)
             print(f"{tag} wrote {path}", file=sys.stderr)
             entries.append(IndexEntry(res.index + 1, res.source, f"{folder}/{path.name}", len(ex.regions),
-                                      len(ex.regions[0].records) if ex.regions else 0))
+                                      _main_records(ex)))
     if args.debug is not None:
         print(f"wrote {write_index(args.debug, entries)}: one line per source", file=sys.stderr)
     ok = len(sources) - failed

@@ -90,12 +90,18 @@ class Source:
     label: str
 
 
+def looks_like_html(text: str) -> bool:
+    """HTML given as text rather than a path or URL: it opens with a tag, or spans lines and holds one."""
+    s = text.strip()
+    return s.startswith("<") or ("\n" in s and "<" in s)
+
+
 def classify(source: str | Path) -> Source:
     """Tell a URL, a local file and an HTML string apart."""
     if isinstance(source, Path):
         return _file_source(source)
     s = source.strip()
-    if s.startswith("<") or ("\n" in s and "<" in s):
+    if looks_like_html(s):
         return Source("html", source, "<html string>")
     low = s.lower()
     if low.startswith(("http://", "https://")):
