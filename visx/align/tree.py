@@ -20,6 +20,7 @@ the reading order, from ``root``.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
@@ -704,9 +705,9 @@ def _positional(pc: PageCache, runs: list[list[int]]) -> bool:
         if most / len(texts) >= th.LIST_SHAPE_AGREEMENT:
             return True
         heads = [t.split()[0].lower() for t in texts if t.split() and not _DIGIT.search(t.split()[0])]
-        vocab.append(_label_words(heads, len(texts)))
-        lead.append(max(set(heads), key=heads.count) if heads and
-                    heads.count(max(set(heads), key=heads.count)) / len(texts) >= th.LIST_SHAPE_AGREEMENT else "")
+        opener, labels = _openings(heads, len(texts))
+        lead.append(opener)
+        vocab.append(labels)
     if len(lead) == 2 and lead[0] and lead[1] and lead[0] != lead[1]:
         return True  # "Reg. $67", "Was $41": each position opens with its own label
     if len(vocab) == 2 and vocab[0] and vocab[1] and not vocab[0] & vocab[1]:
@@ -716,15 +717,16 @@ def _positional(pc: PageCache, runs: list[list[int]]) -> bool:
     return len(dominant) == 2 and dominant[0] != dominant[1]
 
 
-def _label_words(heads: list[str], n: int) -> set[str]:
-    """The few opening words (at most ``LIST_LABEL_WORDS``, each opening two entries or more)
-    that open most of ``n`` entries; an empty set when the openings are many (names, titles)."""
+def _openings(heads: list[str], n: int) -> tuple[str, set[str]]:
+    """The opening words of ``n`` entries: the one that opens most of them (or ""), and the
+    few labels (at most ``LIST_LABEL_WORDS``, each opening two entries or more) that
+    together open most of them (an empty set when the openings are many: names, titles)."""
+    counts = Counter(heads)
+    top, k = counts.most_common(1)[0] if counts else ("", 0)
     # A label opens several entries: words seen once (a name, a title) are no label.
-    counts = sorted(((heads.count(w), w) for w in set(heads) if heads.count(w) > 1), reverse=True)
-    counts = counts[:th.LIST_LABEL_WORDS]
-    if sum(c for c, _ in counts) < th.LIST_SHAPE_AGREEMENT * n:
-        return set()
-    return {w for _, w in counts}
+    repeated = sorted(((c, w) for w, c in counts.items() if c > 1), reverse=True)[:th.LIST_LABEL_WORDS]
+    labels = {w for _, w in repeated} if sum(c for c, _ in repeated) >= th.LIST_SHAPE_AGREEMENT * n else set()
+    return (top if k / n >= th.LIST_SHAPE_AGREEMENT else ""), labels
 
 
 def _label_rows(pc: PageCache, runs: list[list[int]]) -> bool:

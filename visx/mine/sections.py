@@ -39,14 +39,18 @@ def _same_column(a: Region, b: Region) -> bool:
     return aw > 0 and bw > 0 and overlap >= SECTION_OVERLAP * max(aw, bw)
 
 
+def _within(nodes: NodeTable, inner: Region, outer: Region) -> bool:
+    """Some record of ``inner`` lies inside a record of ``outer``."""
+    return any(nodes.is_ancestor(p, q.parts[0]) for r in outer.records for p in r.parts for q in inner.records)
+
+
 def _apart(nodes: NodeTable, a: Region, b: Region) -> bool:
     """Neither region lies inside a record of the other, and their boxes do not overlap vertically."""
     _, ay, _, ah = a.bbox
     _, by, _, bh = b.bbox
     if ay < by + bh and by < ay + ah:
         return False
-    return not any(nodes.is_ancestor(p, q.parts[0]) for r in a.records for p in r.parts for q in b.records) and \
-        not any(nodes.is_ancestor(p, q.parts[0]) for r in b.records for p in r.parts for q in a.records)
+    return not _within(nodes, b, a) and not _within(nodes, a, b)
 
 
 def _common_ancestor(nodes: NodeTable, a: int, b: int) -> int:
