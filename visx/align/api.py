@@ -62,7 +62,7 @@ def _align(pc: PageCache, region: Region, cfg: AlignConfig) -> Alignment:
         for r, it in got:
             cells[r][c] = it
     if cfg.join_complementary:
-        columns, cells = merge_complementary(pc.nodes, records, columns, cells)
+        columns, cells = merge_complementary(pc, records, columns, cells)
     stats = {
         "records": float(len(records)),
         "seed_nodes": float(len(res.seed.label)),

@@ -15,15 +15,15 @@ from collections import Counter
 
 from visx.align import thresholds as th
 from visx.align.model import AlignedColumn, Item
-from visx.model import STYLE_INDEX, NodeTable, Record
-
-_FONT = (STYLE_INDEX["font-size"], STYLE_INDEX["font-weight"], STYLE_INDEX["color"])
+from visx.align.tree import PageCache
+from visx.model import Record
 
 Look = tuple[str, str, tuple[str, ...], bool, bool, float]
 """Item kind, holder tag, font, linked, one text in every record (a label), median left offset."""
 
 
-def _look(nodes: NodeTable, records: list[Record], cells: list[list[Item | None]], c: int) -> Look | None:
+def _look(pc: PageCache, records: list[Record], cells: list[list[Item | None]], c: int) -> Look | None:
+    nodes = pc.nodes
     fonts: Counter[tuple[str, ...]] = Counter()
     kinds: Counter[str] = Counter()
     tags: Counter[str] = Counter()
@@ -34,8 +34,7 @@ def _look(nodes: NodeTable, records: list[Record], cells: list[list[Item | None]
         it = row[c]
         if it is None:
             continue
-        st = nodes.styles[nodes[it.node].style]
-        fonts[tuple(st[i] for i in _FONT)] += 1
+        fonts[pc.font(it.node)] += 1
         kinds[it.kind] += 1
         tags[nodes[it.node].tag] += 1
         texts.add(it.text)
@@ -49,7 +48,7 @@ def _look(nodes: NodeTable, records: list[Record], cells: list[list[Item | None]
             len(texts) == 1 and n > 1, offsets[n // 2])
 
 
-def merge_complementary(nodes: NodeTable, records: list[Record], columns: list[AlignedColumn],
+def merge_complementary(pc: PageCache, records: list[Record], columns: list[AlignedColumn],
                         cells: list[list[Item | None]]) -> tuple[list[AlignedColumn], list[list[Item | None]]]:
     """Columns (reading order kept) and cells after joining each column into the first earlier
     one that no record fills together with it and that looks the same."""
@@ -64,7 +63,7 @@ def merge_complementary(nodes: NodeTable, records: list[Record], columns: list[A
 
     def look(c: int) -> Look | None:
         if c not in looks:
-            looks[c] = _look(nodes, records, cells, c)
+            looks[c] = _look(pc, records, cells, c)
         return looks[c]
 
     into = list(range(len(columns)))

@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
         snap = render(read_source_arg(sources[0]), cfg)
         _save(snap, args.output, args.screenshot)
         return 0
+    # Both paths are checked before either folder is made: a bad one leaves nothing behind.
     for folder in (args.output, args.screenshot):
         if folder is not None and folder.exists() and not folder.is_dir():
             raise ConfigError(f"{folder}: with several sources this must be a folder, and it is a file")
