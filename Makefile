@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 DEMO_PAGE := fixtures/demo/index.html
 
-.PHONY: demo test lint browser bench eval clean
+.PHONY: demo test lint browser bench eval clean spa
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,3 +42,7 @@ eval: browser
 
 clean:
 	rm -rf out .pytest_cache .mypy_cache .ruff_cache
+
+# Rebuild the client-rendered fixture apps (fixtures/spa/dist, committed so CI needs no Node).
+spa:
+	cd fixtures/spa/app && npm ci && npm run build

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import spa_api
 
 from visx.config import Config, RenderConfig
 
@@ -99,6 +100,10 @@ class _Handler(SimpleHTTPRequestHandler):
     def do_GET(self) -> None:
         path = self.path.split("?")[0]
         self.state.requests.append(path)
+        api = spa_api.handle(self.path)
+        if api is not None:
+            self._send(*api)
+            return
         if path == "/hang":
             # Never answers while the tests run: the timeout path.
             self.release.wait(120)

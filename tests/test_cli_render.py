@@ -63,7 +63,7 @@ def test_bad_timeout_is_a_config_error(tmp_path: Path, capsys: pytest.CaptureFix
     code = main(["render", "<p>x</p>", "-o", str(tmp_path / "x.json.gz"), "--timeout", "0"])
     assert code == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("visx: error: option timeout_s") and "\n" not in err
+    assert err.startswith("visx: error: option --timeout: ") and "greater than 0" in err and "\n" not in err
 
 
 @pytest.mark.browser

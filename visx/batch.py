@@ -13,17 +13,21 @@ timeout, a corrupt snapshot) gives a result holding its error; the others go on.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from visx.config import Config
 from visx.errors import ConfigError, ExtractionError, VisxError
 from visx.model import PageSnapshot
 from visx.pipeline import Extraction, analyse, load_or_render
 from visx.render.page_load import looks_like_html
+
+if TYPE_CHECKING:
+    from visx.render.page_load import PageAction
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -79,14 +83,15 @@ def _guarded(step: str, label: str, fn: Callable[[T, Config], R], arg: T, cfg: C
 
 
 def extract_many(sources: Iterable[str | Path | PageSnapshot], config: Config | None = None, *,
-                 workers: int = DEFAULT_WORKERS) -> Iterator[BatchResult]:
+                 workers: int = DEFAULT_WORKERS, action: PageAction | None = None) -> Iterator[BatchResult]:
     """:func:`visx.extract` for each source, in input order, rendering ``workers`` pages at once.
 
+    ``action`` (see :func:`visx.render`) runs on each settled page before its capture.
     Never raises for one source's failure: that result carries ``error``. Stopping the
     iteration early cancels the renders not yet started.
     """
     cfg = config or Config()
-    for res in render_many(sources, cfg, workers=workers):
+    for res in render_many(sources, cfg, workers=workers, action=action):
         if res.snapshot is None:
             yield res
             continue
@@ -99,7 +104,7 @@ def extract_many(sources: Iterable[str | Path | PageSnapshot], config: Config | 
 
 
 def render_many(sources: Iterable[str | Path | PageSnapshot], config: Config | None = None, *,
-                workers: int = DEFAULT_WORKERS) -> Iterator[BatchResult]:
+                workers: int = DEFAULT_WORKERS, action: PageAction | None = None) -> Iterator[BatchResult]:
     """:func:`visx.render` (or read a saved snapshot) for each source, in input order.
 
     ``workers`` pages render at once, at most a few finished ones wait for the caller.
@@ -120,7 +125,8 @@ def render_many(sources: Iterable[str | Path | PageSnapshot], config: Config | N
                     break
                 i, src = nxt
                 label = source_label(src)
-                pending.append((i, label, pool.submit(_guarded, "loading", label, load_or_render, src, cfg)))
+                load = functools.partial(load_or_render, action=action)
+                pending.append((i, label, pool.submit(_guarded, "loading", label, load, src, cfg)))
             if not pending:
                 return
             i, label, fut = pending.popleft()

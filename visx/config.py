@@ -27,11 +27,22 @@ class RenderConfig(_Section):
     """Explicit Chromium binary; wins over every other discovery step."""
     javascript: bool = True
     timeout_s: float = Field(30.0, gt=0, le=600)
-    """Upper bound for navigation plus settling."""
+    """Upper bound for navigation plus settling (and, with ``pages``, for each further step)."""
     quiet_ms: int = Field(500, ge=0, le=60_000)
     """The DOM must be free of mutations this long before the snapshot."""
     network_idle_s: float = Field(5.0, ge=0, le=120)
-    """At most this long is spent waiting for ``networkidle``."""
+    """At most this long is spent waiting for ``networkidle`` (images, fonts) and for a
+    visible loading indicator to go; the page's own fetch/XHR requests are waited
+    for up to ``timeout_s``."""
+    wait_for: str | None = None
+    """Wait until this selector matches (Playwright syntax: CSS, which pierces open shadow
+    roots, ``xpath=...`` or ``text=...``) before settling; an error when it never does."""
+    wait_for_count: int = Field(1, ge=1, le=100_000)
+    """With ``wait_for``: wait until at least this many elements match."""
+    pages: int = Field(1, ge=1, le=10_000)
+    """Harvest up to this many batches of the main list: the first view, then further
+    pages by scrolling, "Load more" buttons or next links, merged into one snapshot
+    (virtualised lists are scrolled to their end). 1: the first view only."""
     viewport_width: int = Field(1280, ge=200, le=10_000)
     viewport_height: int = Field(900, ge=200, le=10_000)
     keep_noscript: bool = False
@@ -53,6 +64,52 @@ class RenderConfig(_Section):
     """None: block non-``file:`` requests for files and strings only."""
     browser_args: tuple[str, ...] = ()
     """Extra Chromium command-line flags (for the browser launched first)."""
+    user_agent: str | None = None
+    """The User-Agent header and ``navigator.userAgent``; None keeps Chromium's."""
+    headers: dict[str, str] = Field(default_factory=dict)
+    """Extra HTTP headers sent with every request of the page."""
+    cookies: dict[str, str] = Field(default_factory=dict)
+    """Cookies (name: value) set for the source URL's site before it loads."""
+    storage_state: Path | None = None
+    """A Playwright storage state file (cookies and localStorage, as written by
+    ``context.storage_state(path=...)``) loaded into the browser context."""
+    locale: str | None = None
+    """Browser locale (``de-DE``): ``navigator.language``, ``Accept-Language``, number formats."""
+    timezone: str | None = None
+    """IANA time zone of the page's clock (``Europe/Berlin``)."""
+    proxy: str | None = None
+    """Proxy for the page's requests: ``http://[user:pass@]host:port`` or ``socks5://host:port``."""
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_timezone(cls, v: str | None) -> str | None:
+        if v is None:
+            return v
+        import zoneinfo
+
+        try:
+            zoneinfo.ZoneInfo(v)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone {v!r}: use an IANA name such as Europe/Berlin") from None
+        return v
+
+    @field_validator("proxy")
+    @classmethod
+    def _proxy_url(cls, v: str | None) -> str | None:
+        if v is None:
+            return v
+        m = re.match(r"^(https?|socks5)://[^/\s]+$", v.strip().rstrip("/"))
+        if not m:
+            raise ValueError(f"proxy {v!r} is not scheme://host:port (http, https or socks5)")
+        return v.strip().rstrip("/")
+
+    @field_validator("headers")
+    @classmethod
+    def _header_names(cls, v: dict[str, str]) -> dict[str, str]:
+        for name in v:
+            if not re.match(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", name):
+                raise ValueError(f"header name {name!r} is not a valid HTTP header name")
+        return v
 
 
 class CleanConfig(_Section):

@@ -5,6 +5,21 @@ document (pre-)order, addressed by integer index. Computed styles are
 interned: ``node.style`` indexes ``NodeTable.styles``, a list of tuples in
 the order of :data:`STYLE_PROPS`. A subtree is the index range
 ``[i, node.end)``, which makes subtree scans plain slices.
+
+The table follows the *rendered* tree: a shadow host's children are its
+shadow root's children, a ``<slot>``'s children the nodes assigned to it, and
+an ``<iframe>``'s child the ``<html>`` of its document. XPaths are lxml-style
+absolute paths, extended with two steps where a path crosses into another
+tree (the form templates use to find a node again):
+
+- ``#shadow-root``: into the shadow root of the element before it, e.g.
+  ``/html/body/product-list/#shadow-root/div/product-card[3]/#shadow-root/h3``;
+- ``#document``: into the document of the frame before it, e.g.
+  ``/html/body/iframe[2]/#document/html/body/ul/li[4]``.
+
+Each part between these steps is an ordinary XPath inside one tree; an
+element assigned to a slot keeps its DOM path (under its host, not the slot).
+:func:`split_xpath` cuts a path into those parts.
 """
 
 from __future__ import annotations
@@ -42,6 +57,42 @@ ATTR_NAMES: tuple[str, ...] = (
     "datetime",
     "content",
 )
+
+# Where a node comes from (bit set, ``Node.scope``); 0 is the page's own document.
+SCOPE_SHADOW = 1
+"""Inside a shadow tree (a web component's rendered content)."""
+SCOPE_CLOSED = 2
+"""Inside a closed shadow root (recorded as the page attached it)."""
+SCOPE_FRAME = 4
+"""Inside the document of an ``<iframe>`` or ``<frame>``."""
+
+SHADOW_STEP = "#shadow-root"
+FRAME_STEP = "#document"
+
+
+def split_xpath(xpath: str) -> list[tuple[str, str]]:
+    """Cut a visx XPath into ``(boundary, xpath)`` parts, one per tree it crosses.
+
+    ``boundary`` is ``""`` for the page itself, ``#shadow-root`` or ``#document``
+    for the tree entered before that part; each part is an ordinary XPath
+    relative to that tree's root (``/html/...`` for a document, ``/div/...`` for
+    a shadow root).
+
+    >>> split_xpath("/html/body/x-list/#shadow-root/div/x-card[2]")
+    [('', '/html/body/x-list'), ('#shadow-root', '/div/x-card[2]')]
+    """
+    out: list[tuple[str, str]] = []
+    boundary = ""
+    current: list[str] = []
+    for step in xpath.split("/")[1:]:
+        if step in (SHADOW_STEP, FRAME_STEP):
+            out.append((boundary, "/" + "/".join(current)))
+            boundary, current = step, []
+        else:
+            current.append(step)
+    out.append((boundary, "/" + "/".join(current)))
+    return out
+
 
 # Visibility flags (bit set); 0 means visible.
 VIS_DISPLAY_NONE = 1
@@ -86,6 +137,10 @@ class Node:
     """One past the last descendant: the subtree is ``range(index, end)``."""
     children: list[int] = field(default_factory=list)
     xpath: str = ""
+    scope: int = 0
+    """Which tree the node comes from (``SCOPE_*`` flags); 0 for the page's own document."""
+    step: int = 0
+    """The harvest step that first showed the node (0: the first view; see ``RenderConfig.pages``)."""
 
     @property
     def bbox(self) -> tuple[float, float, float, float]:
@@ -109,13 +164,17 @@ class Node:
 class NodeTable:
     """All elements of a page, in document order, plus the interned styles."""
 
-    __slots__ = ("_by_xpath", "nodes", "styles")
+    __slots__ = ("_by_xpath", "nodes", "styles", "xsteps")
 
-    def __init__(self, nodes: list[Node], styles: list[tuple[str, ...]]) -> None:
+    def __init__(self, nodes: list[Node], styles: list[tuple[str, ...]],
+                 xsteps: dict[int, tuple[int, str]] | None = None) -> None:
         self.nodes = nodes
         self.styles = styles
+        self.xsteps = xsteps or {}
+        """Explicit XPath steps where the rendered tree differs from one DOM tree:
+        node -> (node whose path it extends, step), e.g. ``(host, "#shadow-root/div")``."""
         self._by_xpath: dict[str, int] | None = None
-        _link(nodes)
+        _link(nodes, self.xsteps)
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -186,8 +245,13 @@ NON_CONTENT_TAGS = frozenset(
 )
 
 
-def _link(nodes: list[Node]) -> None:
-    """Fill children, depth, subtree end and lxml-style absolute XPaths."""
+def _link(nodes: list[Node], xsteps: dict[int, tuple[int, str]]) -> None:
+    """Fill children, depth, subtree end and lxml-style absolute XPaths.
+
+    A node in ``xsteps`` extends the path of the node named there by its step
+    (shadow roots, slotted elements, frame documents); the others are numbered
+    among their siblings that have no explicit step, as lxml does.
+    """
     for n in nodes:
         n.children = []
         n.end = n.index + 1
@@ -204,14 +268,22 @@ def _link(nodes: list[Node]) -> None:
     for n in nodes:
         if n.parent < 0:
             n.xpath = "/" + n.tag
+        if n.index in xsteps:
+            base, step = xsteps[n.index]
+            # The base precedes the node in pre-order (a host or an ancestor).
+            n.xpath = f"{nodes[base].xpath if 0 <= base < n.index else ''}/{step}"
         if not n.children:
             continue
         counts: dict[str, int] = {}
         for c in n.children:
+            if c in xsteps:
+                continue
             t = nodes[c].tag
             counts[t] = counts.get(t, 0) + 1
         seen: dict[str, int] = {}
         for c in n.children:
+            if c in xsteps:
+                continue
             child = nodes[c]
             t = child.tag
             if counts[t] > 1:
@@ -241,6 +313,9 @@ class PageSnapshot:
     screenshot_png: bytes | None = None
     created: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    """What may make this capture wrong or incomplete (the page never settled, a
+    wait that ran out); carried into the extraction's warnings."""
 
     def save(self, path: str | Any) -> None:
         """Write the snapshot as gzip-compressed JSON (``.json.gz``)."""
@@ -292,6 +367,8 @@ class Record:
     parts: list[int]
     bbox: BBox = (0.0, 0.0, 0.0, 0.0)
     text: str = ""
+    step: int = 0
+    """The harvest step that brought the record (0: the first view; see ``RenderConfig.pages``)."""
 
 
 @dataclass(slots=True)

@@ -12,11 +12,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from visx.capture_check import capture_warnings
 from visx.config import Config
 from visx.gcpause import gc_paused
 from visx.model import Cleaned, PageSnapshot, Region
 
 if TYPE_CHECKING:
+    from visx.render.page_load import PageAction
     from visx.schema.table import Table
 
 SNAPSHOT_SUFFIXES = (".json.gz", ".snapshot.json")
@@ -58,17 +60,20 @@ def is_snapshot_path(source: Any) -> bool:
     return not s.lstrip().startswith("<") and s.endswith(SNAPSHOT_SUFFIXES) and Path(s).is_file()
 
 
-def extract(source: str | Path | PageSnapshot, config: Config | None = None) -> Extraction:
+def extract(source: str | Path | PageSnapshot, config: Config | None = None, *,
+            action: PageAction | None = None) -> Extraction:
     """Render ``source`` (URL, file, HTML string) or load a saved snapshot, then analyse it.
 
+    ``action`` (see :func:`visx.render`) runs on the settled page before the capture.
     For many sources, :func:`visx.extract_many` renders a few at once and keeps going
     past a source that fails.
     """
     cfg = config or Config()
-    return analyse(load_or_render(source, cfg), cfg)
+    return analyse(load_or_render(source, cfg, action=action), cfg)
 
 
-def load_or_render(source: str | Path | PageSnapshot, config: Config | None = None) -> PageSnapshot:
+def load_or_render(source: str | Path | PageSnapshot, config: Config | None = None, *,
+                   action: PageAction | None = None) -> PageSnapshot:
     """The snapshot of ``source``: itself, a saved snapshot file read back, or a fresh render."""
     if isinstance(source, PageSnapshot):
         return source
@@ -78,7 +83,7 @@ def load_or_render(source: str | Path | PageSnapshot, config: Config | None = No
         return load_snapshot(source)
     from visx.render.page_load import render
 
-    return render(source, config or Config())
+    return render(source, config or Config(), action=action)
 
 
 def analyse(snapshot: PageSnapshot, config: Config | None = None) -> Extraction:
@@ -104,8 +109,12 @@ def _analyse(snapshot: PageSnapshot, cfg: Config) -> Extraction:
         timings=timings,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
     )
+    for rg in regions:
+        for rec in rg.records:
+            rec.step = min((snapshot.nodes[p].step for p in rec.parts), default=0)
     if not regions:
         out.warnings.append(f"{snapshot.source}: no repeated records found")
+    out.warnings.extend(capture_warnings(snapshot, regions))
     _tabulate(out, cfg)
     return out
 

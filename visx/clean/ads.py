@@ -1,4 +1,4 @@
-"""Ad slots: iframes and boxes of the standard IAB ad sizes.
+"""Ad slots: empty iframes and boxes of the standard IAB ad sizes.
 
 Size decides; an ad-like id/class only breaks ties: it lets a slot with
 text, or one a little off the unit (a label, padding), count as an ad.
@@ -40,8 +40,9 @@ def remove_ads(view: PageView, marks: Marks, guard: Guard) -> None:
 
 
 def _ad_reason(nd: Node, text_len: int) -> str | None:
-    if nd.tag == "iframe":
-        # An iframe's document is not in the snapshot, so no record can be lost.
+    if nd.tag == "iframe" and not nd.children:
+        # A frame whose document was not captured (failed, blocked, empty) holds
+        # no record; one with content is judged by size like any other box.
         return AD_IFRAME
     exact = _fits(_EXACT, nd.w, nd.h)
     if exact and text_len <= AD_MAX_TEXT:

@@ -34,7 +34,22 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--viewport", default="1280x900", metavar="WxH",
                    help="browser window size; boxes depend on it (default: 1280x900)")
     g.add_argument("--scroll", action="store_true",
-                   help="auto-scroll to the bottom until the page stops growing (lazy lists)")
+                   help="auto-scroll to the bottom until the page stops growing (lazy content)")
+    g.add_argument("--pages", type=int, default=1, metavar="N",
+                   help="harvest up to N batches of the main list into one table: scroll an infinite "
+                   "list, click 'Load more', follow next links (same site); a virtualised list is "
+                   "scrolled to its end. Each step gets --timeout (default: 1, the first view only)")
+    g.add_argument("--wait-for", metavar="SELECTOR",
+                   help="wait until SELECTOR matches before settling (CSS, which pierces open shadow "
+                   "roots, xpath=//... or text=...); an error if it never does, unless --partial")
+    g.add_argument("--wait-for-count", type=int, default=1, metavar="N",
+                   help="with --wait-for: wait until at least N elements match (default: 1)")
+    g.add_argument("--quiet-ms", type=int, default=500, metavar="MS",
+                   help="the DOM must be unchanged this long before the capture (default: 500)")
+    g.add_argument("--network-idle-s", type=float, default=5.0, metavar="S",
+                   help="at most this long waiting for images and fonts to load and for a visible "
+                   "loading indicator to go; the page's own fetch/XHR requests are waited for up "
+                   "to --timeout (default: 5)")
     g.add_argument("--partial", action="store_true",
                    help="on timeout keep what rendered, flagged partial, instead of failing")
     g.add_argument("--allow-http-errors", action="store_true",
@@ -43,6 +58,28 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
                    help="for HTML given as text: the URL its relative links resolve against")
     g.add_argument("--chromium", type=Path, metavar="PATH",
                    help="Chromium binary to use (else $VISX_CHROMIUM, Playwright's, Debian's, PATH)")
+    r = p.add_argument_group("requests")
+    r.add_argument("--user-agent", metavar="TEXT", help="User-Agent header and navigator.userAgent")
+    r.add_argument("--header", action="append", default=[], metavar="'NAME: VALUE'",
+                   help="extra HTTP header sent with every request (repeatable)")
+    r.add_argument("--cookie", action="append", default=[], metavar="NAME=VALUE",
+                   help="cookie set for the source URL's site before it loads (repeatable)")
+    r.add_argument("--storage-state", type=Path, metavar="FILE",
+                   help="Playwright storage state (cookies and localStorage) to load, as written by "
+                   "context.storage_state(path=...)")
+    r.add_argument("--locale", metavar="LOCALE", help="browser locale, e.g. de-DE (language, number formats)")
+    r.add_argument("--timezone", metavar="ZONE", help="IANA time zone of the page's clock, e.g. Europe/Berlin")
+    r.add_argument("--proxy", metavar="URL",
+                   help="proxy for the page's requests: http://[user:pass@]host:port or socks5://host:port")
+    r.add_argument("--allow-network", action="store_true",
+                   help="let local files and HTML text load what they link to over the network "
+                   "(by default only file: resources load, so renders are private and repeatable)")
+
+
+_OPTION = {"timeout_s": "--timeout", "quiet_ms": "--quiet-ms", "network_idle_s": "--network-idle-s",
+           "viewport_width": "--viewport", "viewport_height": "--viewport", "wait_for_count": "--wait-for-count",
+           "pages": "--pages", "timezone": "--timezone", "proxy": "--proxy", "headers": "--header",
+           "user_agent": "--user-agent", "locale": "--locale", "storage_state": "--storage-state"}
 
 
 def render_config(args: argparse.Namespace, *, screenshot: bool = False) -> RenderConfig:
@@ -54,15 +91,41 @@ def render_config(args: argparse.Namespace, *, screenshot: bool = False) -> Rend
             viewport_width=w,
             viewport_height=h,
             scroll=args.scroll,
+            pages=args.pages,
+            wait_for=args.wait_for,
+            wait_for_count=args.wait_for_count,
+            quiet_ms=args.quiet_ms,
+            network_idle_s=args.network_idle_s,
             partial_on_timeout=args.partial,
             allow_http_errors=args.allow_http_errors,
             base_url=args.base_url,
             chromium=args.chromium,
             screenshot=screenshot,
+            user_agent=args.user_agent,
+            headers=parse_pairs(args.header, ":", "--header", "'NAME: VALUE'"),
+            cookies=parse_pairs(args.cookie, "=", "--cookie", "NAME=VALUE"),
+            storage_state=args.storage_state,
+            locale=args.locale,
+            timezone=args.timezone,
+            proxy=args.proxy,
+            block_network=False if args.allow_network else None,
         )
     except ValidationError as e:
         first = e.errors()[0]
-        raise ConfigError(f"option {first['loc'][0]}: {first['msg']}") from e
+        name = str(first["loc"][0]) if first["loc"] else ""
+        msg = str(first["msg"]).removeprefix("Value error, ")
+        raise ConfigError(f"option {_OPTION.get(name, '--' + name.replace('_', '-'))}: {msg}") from e
+
+
+def parse_pairs(items: list[str], sep: str, option: str, form: str) -> dict[str, str]:
+    """``NAME<sep>VALUE`` items as a dict; a ConfigError naming the option for a bad one."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, found, value = item.partition(sep)
+        if not found or not name.strip():
+            raise ConfigError(f"option {option} {item!r} is not {form}")
+        out[name.strip()] = value.strip()
+    return out
 
 
 def config_from(args: argparse.Namespace, *, screenshot: bool = False) -> Config:

@@ -105,3 +105,5 @@ def _save(snap: PageSnapshot, out: Path, shot: Path | None) -> None:
         print(f"wrote {shot}")
     for note in snap.notes:
         print(f"note: {note}")
+    for warning in snap.warnings:
+        print(f"visx: warning: {warning}", file=sys.stderr)

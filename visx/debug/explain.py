@@ -28,7 +28,7 @@ REASONS: Final[dict[str, str]] = {
     "band:footer": "in the footer band below the main content",
     "column:left": "a narrow column at the left edge beside the main content",
     "column:right": "a narrow column at the right edge beside the main content",
-    "ad:iframe": "an embedded frame (iframe), the usual carrier of ads",
+    "ad:iframe": "an embedded frame (iframe) whose document was not captured, the usual carrier of ads",
     "ad:standard-size": "has the size of a standard ad slot (300x250, 728x90, ...)",
     "ad:class-hint": "looks like an ad slot by its id or class",
 }

@@ -8,7 +8,7 @@ JSON (``to_json_dict``), a public contract; keys are only ever added::
 
     {"source", "url", "title", "created",
      "regions": [{"rank", "score", "xpath", "bbox": [x, y, w, h],
-                  "records": [{"xpaths": [str, ...], "bbox", "text",
+                  "records": [{"xpaths": [str, ...], "bbox", "text", "step", "page",
                                "cells": [{"column": int, "text", "value",
                                           "href", "src", "xpath", "bbox"}]}],
                   "columns": [{"name", "type", "fill", "flags", "source"}]}],
@@ -16,6 +16,9 @@ JSON (``to_json_dict``), a public contract; keys are only ever added::
      "timings": {stage: seconds},
      "warnings": [str, ...]}
 
+``step`` is the harvest step that brought a record and ``page`` the list page it
+was on (0 and 1 without ``--pages``). XPaths cross into shadow roots and frames
+with ``#shadow-root`` and ``#document`` steps (``visx.model``).
 ``cells`` lists a record's non-empty cells; ``column`` indexes the region's
 ``columns``, which include the columns the default table hides (flags
 ``constant`` or ``label``).
@@ -78,25 +81,39 @@ def picked_regions(extraction: ExtractionLike, all_regions: bool) -> list[int]:
     return list(range(n)) if all_regions else list(range(min(n, 1)))
 
 
-def record_dict(nodes: NodeTable, record: Record, table: Table | None, r: int) -> dict[str, Any]:
+def record_dict(nodes: NodeTable, record: Record, table: Table | None, r: int,
+                pages: Mapping[int, int] | None = None) -> dict[str, Any]:
     text = record.text or " ".join(nodes.text(p) for p in record.parts)
     cells = []
     if table is not None and r < len(table.rows):
         cells = [cell.to_dict(c) for c, cell in enumerate(table.rows[r]) if cell is not None]
     return {"xpaths": [nodes[p].xpath for p in record.parts], "bbox": _bbox(record.bbox),
-            "text": text, "cells": cells}
+            "text": text, "step": record.step, "page": (pages or {}).get(record.step, 1), "cells": cells}
+
+
+def step_pages(extraction: ExtractionLike) -> dict[int, int]:
+    """Harvest step -> list page, from the snapshot's harvest log (empty without one)."""
+    extra = getattr(extraction.snapshot, "extra", None)
+    log = extra.get("harvest") if isinstance(extra, dict) else None
+    steps = log.get("steps") if isinstance(log, dict) else None
+    out: dict[int, int] = {}
+    for s in steps if isinstance(steps, list) else []:
+        if isinstance(s, dict) and isinstance(s.get("step"), int) and isinstance(s.get("page"), int):
+            out[s["step"]] = s["page"]
+    return out
 
 
 def region_dict(extraction: ExtractionLike, k: int) -> dict[str, Any]:
     nodes = extraction.snapshot.nodes
     region = extraction.regions[k]
     table = table_of(extraction, k)
+    pages = step_pages(extraction)
     return {
         "rank": region.rank,
         "score": round(float(region.score), 4),
         "xpath": nodes[region.parent].xpath if 0 <= region.parent < len(nodes) else "",
         "bbox": _bbox(region.bbox),
-        "records": [record_dict(nodes, rec, table, r) for r, rec in enumerate(region.records)],
+        "records": [record_dict(nodes, rec, table, r, pages) for r, rec in enumerate(region.records)],
         "columns": [c.to_dict() for c in table.columns] if table is not None else [],
     }
 

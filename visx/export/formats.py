@@ -13,6 +13,7 @@ from visx.export.contract import (
     ExtractionLike,
     picked_regions,
     record_dict,
+    step_pages,
     table_of,
     to_json_dict,
 )
@@ -127,13 +128,14 @@ class JsonlExporter(Exporter):
     def _add(self, extraction: ExtractionLike) -> None:
         nodes = extraction.snapshot.nodes
         before = len(self._lines)
+        pages = step_pages(extraction)
         for k in picked_regions(extraction, True):  # each line carries its region's rank
             region = extraction.regions[k]
             table = table_of(extraction, k)
             fields = table.to_records() if table is not None else []
             for r, rec in enumerate(region.records):
                 line = {"source": extraction.source, "url": extraction.url, "rank": region.rank,
-                        **record_dict(nodes, rec, table, r),
+                        **record_dict(nodes, rec, table, r, pages),
                         "fields": fields[r] if r < len(fields) else {}}
                 self._lines.append(json.dumps(line, ensure_ascii=False))
             self.result.tables += 1

@@ -53,6 +53,13 @@ def _apart(nodes: NodeTable, a: Region, b: Region) -> bool:
     return not _within(nodes, b, a) and not _within(nodes, a, b)
 
 
+def _document(nodes: NodeTable, i: int) -> int:
+    """The ``<html>`` node of the document ``i`` belongs to (the page's, or a frame's)."""
+    while i >= 0 and nodes[i].tag != "html":
+        i = nodes[i].parent
+    return i
+
+
 def _common_ancestor(nodes: NodeTable, a: int, b: int) -> int:
     while not nodes.is_ancestor(a, b):
         a = nodes[a].parent
@@ -66,7 +73,8 @@ def join_sections(nodes: NodeTable, regions: list[Region]) -> list[Region]:
     records of one region share are those all the records of the other share (a
     last-item class on one of them aside). A class that only one section carries
     on every record ("sponsored") keeps it apart: on the dev pages, looser tests
-    joined category tiles to product cards."""
+    joined category tiles to product cards. Lists in two documents (the page and a
+    frame, two frames) stay apart: each frame is a page of its own."""
     templates = [_template(nodes, rg) for rg in regions]
     order = sorted(range(len(regions)), key=lambda k: -len(regions[k].records))
     joined: dict[int, Region] = {}
@@ -81,7 +89,8 @@ def join_sections(nodes: NodeTable, regions: list[Region]) -> list[Region]:
             if j == k or j in gone or j in joined:
                 continue
             rg = regions[j]
-            if other == key and _same_column(base, rg) and all(_apart(nodes, rg, p) for p in parts):
+            if other == key and _same_column(base, rg) and all(_apart(nodes, rg, p) for p in parts) \
+                    and _document(nodes, rg.parent) == _document(nodes, base.parent):
                 parts.append(rg)
                 gone.add(j)
         if len(parts) < 2:

@@ -9,7 +9,6 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
@@ -27,17 +26,26 @@ from visx.errors import (
     SourceNotFoundError,
     UnreachableError,
 )
-from visx.model import ATTR_NAMES, STYLE_PROPS, PageSnapshot
+from visx.model import PageSnapshot
 from visx.render.browser import ENGINE, OFFLINE_ARGS
+from visx.render.capture import FrameLog, capture
+from visx.render.context import context_options, cookie_list, hooks_script, reuse_key
+from visx.render.settle import RequestTracker, Settle, network_idle, settle, wait_for_selector
 from visx.render.snapshot_io import snapshot_from_dom
-from visx.render.thresholds import CAPTURE_ALLOWANCE_S, PARK_TIMEOUT_MS
+from visx.render.thresholds import (
+    CAPTURE_ALLOWANCE_S,
+    PARK_TIMEOUT_MS,
+    SCROLL_ANSWER_S,
+    SCROLL_REACT_S,
+)
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, BrowserContext, Page, Response, Route
+    from playwright.async_api import Browser, BrowserContext, Page, Request, Response, Route
+
+    from visx.render.columns import Columns
 
 PageAction = Callable[["Page"], Awaitable[None]]
 
-_COLLECT_JS: str | None = None
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _MAGIC = (
     (b"%PDF", "application/pdf"),
@@ -52,33 +60,13 @@ _NON_HTML_SUFFIX = {
     ".csv": "text/csv", ".txt": "text/plain", ".mp4": "video/mp4", ".mp3": "audio/mpeg",
 }
 
-_QUIET_JS = """(a) => new Promise((resolve) => {
-  let last = performance.now(); const start = last;
-  const obs = new MutationObserver(() => { last = performance.now(); });
-  obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-  const tick = () => {
-    const now = performance.now();
-    if (now - last >= a.quiet) { obs.disconnect(); resolve(true); }
-    else if (now - start >= a.cap) { obs.disconnect(); resolve(false); }
-    else setTimeout(tick, 25);
-  };
-  setTimeout(tick, 25);
-})"""
-
 # With JavaScript off Chromium applies <noscript> content, and pages saved
-# after their scripts ran often hide their main content from that branch.
+# after their scripts ran often hide their content from that branch.
 _DROP_NOSCRIPT_JS = """() => { const els = Array.from(document.querySelectorAll('noscript'));
   els.forEach((e) => e.remove()); return els.length; }"""
 
 _SCROLL_JS = """() => { window.scrollTo(0, document.documentElement.scrollHeight);
   return document.documentElement.scrollHeight; }"""
-
-
-def _collect_js() -> str:
-    global _COLLECT_JS
-    if _COLLECT_JS is None:
-        _COLLECT_JS = resources.files("visx.render").joinpath("collect.js").read_text(encoding="utf-8")
-    return _COLLECT_JS
 
 
 @dataclass(slots=True, frozen=True)
@@ -178,17 +166,18 @@ async def render_page(
     args = tuple(cfg.browser_args) + (OFFLINE_ARGS if offline else ())
     from playwright.async_api import Error as PlaywrightError
 
+    options = context_options(cfg)  # a bad storage state fails here, before any launch
     browser, launch_s = await ENGINE.browser(cfg.chromium, args)
-    key = (browser, cfg.viewport_width, cfg.viewport_height, cfg.javascript)
+    key = (browser, *reuse_key(cfg))
     reuse = action is None  # a caller's action may leave listeners or state on the page
     lease = ENGINE.take_page(key) if reuse else None
-    context, page = lease if lease is not None else await _open_page(browser, cfg, src)
+    context, page = lease if lease is not None else await _open_page(browser, cfg, src, options)
     crash = asyncio.Event()
     detach: list[Callable[[], Awaitable[None]]] = []
     kept = False
     try:
-        snap = await _bounded(_load(context, page, src, cfg, block, launch_s, action, crash, detach),
-                              src, cfg, crash)
+        snap = await _bounded(_load(context, page, src, config or Config(), block, launch_s, action, crash,
+                                    detach), src, cfg, crash)
         kept = reuse and await _park(context, page, detach)
         if kept:
             kept = ENGINE.give_back(key, context, page)
@@ -201,16 +190,15 @@ async def render_page(
                 await context.close()
 
 
-async def _open_page(browser: Browser, cfg: RenderConfig, src: Source) -> tuple[BrowserContext, Page]:
+async def _open_page(browser: Browser, cfg: RenderConfig, src: Source,
+                     options: dict[str, Any]) -> tuple[BrowserContext, Page]:
     """A new tab in its own context (cookies, storage) with the render settings."""
     from playwright.async_api import Error as PlaywrightError
 
     try:
-        context = await browser.new_context(
-            viewport={"width": cfg.viewport_width, "height": cfg.viewport_height},
-            java_script_enabled=cfg.javascript,
-            ignore_https_errors=False,
-        )
+        context = await browser.new_context(**options)
+        if cfg.javascript:
+            await context.add_init_script(hooks_script())
     except PlaywrightError as e:  # the browser went away since it was checked
         raise _map_error(src, e, [], []) from e
     try:
@@ -237,6 +225,13 @@ async def _park(context: BrowserContext, page: Page, detach: list[Callable[[], A
     return True
 
 
+def hard_cap_s(cfg: RenderConfig) -> float:
+    """The most a render may take, whatever the page does: the first view and each
+    harvest step have ``timeout_s``; capture and the ``action`` hook an allowance."""
+    steps = 1 if cfg.pages <= 1 else cfg.pages + 1
+    return cfg.timeout_s * steps + CAPTURE_ALLOWANCE_S
+
+
 async def _bounded(
     load: Coroutine[Any, Any, PageSnapshot], src: Source, cfg: RenderConfig, crash: asyncio.Event
 ) -> PageSnapshot:
@@ -248,7 +243,7 @@ async def _bounded(
     """
     task = asyncio.ensure_future(load)
     crashed = asyncio.ensure_future(crash.wait())
-    cap = cfg.timeout_s + CAPTURE_ALLOWANCE_S
+    cap = hard_cap_s(cfg)
     try:
         await asyncio.wait({task, crashed}, timeout=cap, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -267,30 +262,23 @@ async def _bounded(
     )
 
 
-async def _load(
-    context: Any,
-    page: Page,
-    src: Source,
-    cfg: RenderConfig,
-    block: bool,
-    launch_s: float,
-    action: PageAction | None,
-    crash: asyncio.Event,
-    detach: list[Callable[[], Awaitable[None]]],
-) -> PageSnapshot:
-    """Navigate ``page``, settle and capture it; ``detach`` gets the steps that remove
-    this render's route and listeners (for a page that is reused)."""
+@dataclass(slots=True)
+class _Watch:
+    """What the page's listeners saw during one render."""
+
+    notes: list[str]
+    crashed: list[bool]
+    main_response: list[Response]
+    frames: FrameLog
+
+
+async def _listen(context: BrowserContext, page: Page, block: bool, crash: asyncio.Event,
+                  detach: list[Callable[[], Awaitable[None]]]) -> _Watch:
+    """Route guard (offline sources), dialogs, crashes and responses; their removal goes to ``detach``."""
     from playwright.async_api import Error as PlaywrightError
-    from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-    notes: list[str] = []
-    crashed: list[bool] = []
-    main_response: list[Response] = []
-    deadline = time.perf_counter() + cfg.timeout_s
-
-    def remaining_ms() -> float:
-        return max(1.0, (deadline - time.perf_counter()) * 1000)
-
+    watch = _Watch([], [], [], FrameLog())
+    notes = watch.notes
     if block:
         navigations: list[str] = []
 
@@ -322,86 +310,178 @@ async def _load(
         with contextlib.suppress(PlaywrightError):  # page closed meanwhile
             await d.dismiss()
 
-    page.on("dialog", on_dialog)
-
     def on_crash(_p: Any) -> None:
-        crashed.append(True)
+        watch.crashed.append(True)
         crash.set()
 
-    page.on("crash", on_crash)
-
     def on_response(r: Response) -> None:
-        if not main_response and r.request.is_navigation_request() and r.frame == page.main_frame:
-            main_response.append(r)
+        if not r.request.is_navigation_request():
+            return
+        if r.frame == page.main_frame:
+            if not watch.main_response:
+                watch.main_response.append(r)
+        else:
+            watch.frames.status[r.frame] = r.status
 
+    def on_failed(req: Request) -> None:
+        if req.is_navigation_request() and req.frame != page.main_frame:
+            watch.frames.failed[req.frame] = (req.url, (req.failure or "unknown error")[:80])
+
+    page.on("dialog", on_dialog)
+    page.on("crash", on_crash)
     page.on("response", on_response)
+    page.on("requestfailed", on_failed)
 
     async def unlisten() -> None:
         page.remove_listener("dialog", on_dialog)
         page.remove_listener("crash", on_crash)
         page.remove_listener("response", on_response)
+        page.remove_listener("requestfailed", on_failed)
 
     detach.append(unlisten)
+    return watch
+
+
+async def _navigate(context: BrowserContext, page: Page, src: Source, cfg: RenderConfig,
+                    remaining_ms: Callable[[], float]) -> int:
+    """Open the source in ``page``; the main response's status (0 without one)."""
+    if src.kind == "html":
+        if not cfg.base_url:
+            await page.set_content(src.value, wait_until="load", timeout=remaining_ms())
+            return 0
+        # Served at its base URL: relative links resolve, location is that URL, and
+        # with the network allowed its stylesheets and scripts load from there.
+        base = cfg.base_url
+        body = src.value
+
+        async def serve(route: Route) -> None:
+            await route.fulfill(status=200, content_type="text/html; charset=utf-8", body=body)
+
+        await page.route(base, serve)
+        try:
+            await page.goto(base, wait_until="load", timeout=remaining_ms())
+        finally:
+            await page.unroute(base, serve)
+        return 0
+    cookies = cookie_list(cfg, src.value)
+    if cookies:
+        await context.add_cookies(cookies)  # type: ignore[arg-type]
+    resp = await page.goto(src.value, wait_until="domcontentloaded", timeout=remaining_ms())
+    status = 0
+    if resp is not None:
+        status = resp.status
+        _check_response(src, resp.status, resp.headers.get("content-type", ""), cfg)
+    await page.wait_for_load_state("load", timeout=remaining_ms())
+    return status
+
+
+async def _load(
+    context: BrowserContext,
+    page: Page,
+    src: Source,
+    full: Config,
+    block: bool,
+    launch_s: float,
+    action: PageAction | None,
+    crash: asyncio.Event,
+    detach: list[Callable[[], Awaitable[None]]],
+) -> PageSnapshot:
+    """Navigate ``page``, settle and capture it; ``detach`` gets the steps that remove
+    this render's route and listeners (for a page that is reused)."""
+    cfg = full.render
+    from playwright.async_api import Error as PlaywrightError
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    watch = await _listen(context, page, block, crash, detach)
+    notes = watch.notes
+    warnings: list[str] = []
+    tracker = RequestTracker(page)
+
+    async def untrack() -> None:
+        tracker.detach()
+
+    detach.append(untrack)
+    deadline = time.perf_counter() + cfg.timeout_s
+
+    def remaining_ms() -> float:
+        return max(1.0, (deadline - time.perf_counter()) * 1000)
+
+    def fail(e: Exception) -> RenderError:
+        return _map_error(src, e, watch.crashed, watch.main_response)
+
     t0 = time.perf_counter()
     partial = False
     status = 0
     try:
-        if src.kind == "html":
-            html = _with_base(src.value, cfg.base_url) if cfg.base_url else src.value
-            await page.set_content(html, wait_until="load", timeout=remaining_ms())
-        else:
-            resp = await page.goto(src.value, wait_until="domcontentloaded", timeout=remaining_ms())
-            if resp is not None:
-                status = resp.status
-                _check_response(src, resp.status, resp.headers.get("content-type", ""), cfg)
-            await page.wait_for_load_state("load", timeout=remaining_ms())
+        status = await _navigate(context, page, src, cfg, remaining_ms)
     except PlaywrightTimeout as e:
-        if not cfg.partial_on_timeout or not main_response:
+        if not cfg.partial_on_timeout or not watch.main_response:
             raise RenderTimeoutError(
                 f"{src.label}: page did not finish loading within {cfg.timeout_s:g} s; raise the "
                 "timeout (--timeout) or keep what rendered (--partial)",
                 source=src.label,
             ) from e
         partial = True
+        status = watch.main_response[0].status
         notes.append("load timed out; snapshot is partial")
     except PlaywrightError as e:
-        raise _map_error(src, e, crashed, main_response) from e
+        raise fail(e) from e
     t_nav = time.perf_counter()
-    settled = True
+    done = Settle()
+    harvest_log: dict[str, Any] | None = None
     try:
         if not partial:
-            settled = await _settle(page, cfg, remaining_ms, notes)
+            if cfg.javascript:
+                await network_idle(page, cfg, remaining_ms, notes)
+            if cfg.wait_for:
+                await wait_for_selector(page, cfg, src.label, remaining_ms, warnings)
+            if cfg.javascript and cfg.quiet_ms > 0:
+                done = await settle(page, tracker, cfg, deadline)
+                done.waited_s = time.perf_counter() - t_nav
         if not cfg.javascript and not cfg.keep_noscript:
             removed = await page.evaluate(_DROP_NOSCRIPT_JS)
             if removed:
                 notes.append(f"removed {removed} <noscript> element(s): JS is off (keep_noscript keeps them)")
         if cfg.scroll and cfg.javascript and not partial:
-            await _autoscroll(page, cfg, remaining_ms, notes)
+            await _autoscroll(page, tracker, cfg, deadline, notes)
         if action is not None:
             await action(page)
     except PlaywrightError as e:
-        raise _map_error(src, e, crashed, main_response) from e
-    if not settled:
+        raise fail(e) from e
+    if not done.settled:
         partial = True
+        why = "; ".join(done.reasons()) or "it kept changing"
+        notes.append(f"not settled after {cfg.timeout_s:g} s ({why}); snapshot taken anyway (partial)")
+        warnings.append(
+            f"{src.label}: the page had not settled when captured ({why}); the list may be incomplete or "
+            "another one: raise --timeout, or wait for the list with --wait-for SELECTOR")
     t_settle = time.perf_counter()
+    dom: str | Columns
     try:
-        dom_json = await page.evaluate(_collect_js(), {"props": list(STYLE_PROPS), "attrs": list(ATTR_NAMES)})
+        if cfg.pages > 1 and cfg.javascript and not partial:
+            from visx.harvest import harvest
+
+            got = await harvest(page, tracker, cfg, watch.frames, notes, warnings, full)
+            dom, harvest_log = got.columns, got.log
+        else:
+            dom = await capture(page, watch.frames, notes)
         t_eval = time.perf_counter()
         shot: bytes | None = None
         if cfg.screenshot:
             shot = await _screenshot(page, cfg, notes)
     except PlaywrightError as e:
-        raise _map_error(src, e, crashed, main_response) from e
+        raise fail(e) from e
     t_shot = time.perf_counter()
     try:
         snap = snapshot_from_dom(
-            dom_json,
+            dom,
             source=src.label if src.kind != "url" else src.value,
             status=status,
             javascript=cfg.javascript,
             partial=partial,
             notes=notes,
             created=datetime.now(UTC).isoformat(timespec="seconds"),
+            warnings=warnings,
         )
     except SnapshotError:
         raise
@@ -420,7 +500,10 @@ async def _load(
     }
     if shot:
         snap.timings["screenshot"] = round(t_shot - t_eval, 4)
-    snap.extra["settled"] = settled
+    snap.extra["settled"] = done.settled
+    snap.extra["settle"] = done.to_dict()
+    if harvest_log is not None:
+        snap.extra["harvest"] = harvest_log
     return snap
 
 
@@ -486,38 +569,27 @@ def _crash_error(src: Source) -> PageCrashedError:
     )
 
 
-async def _settle(page: Page, cfg: RenderConfig, remaining_ms: Callable[[], float], notes: list[str]) -> bool:
-    """networkidle (bounded), then a quiet DOM; False when the page never went quiet."""
-    from playwright.async_api import TimeoutError as PlaywrightTimeout
+async def _autoscroll(page: Page, tracker: RequestTracker, cfg: RenderConfig, deadline: float,
+                      notes: list[str]) -> None:
+    """Scroll to the bottom until the page stops growing (lazy loading), then back to the top.
 
-    if cfg.network_idle_s > 0 and cfg.javascript:  # without JS nothing loads after "load"
-        try:
-            await page.wait_for_load_state("networkidle", timeout=min(cfg.network_idle_s * 1000, remaining_ms()))
-        except PlaywrightTimeout:
-            notes.append(f"network not idle after {cfg.network_idle_s:g} s; went on")
-    if not cfg.javascript or cfg.quiet_ms == 0:
-        return True
-    quiet = await page.evaluate(_QUIET_JS, {"quiet": cfg.quiet_ms, "cap": max(0.0, remaining_ms() - 50)})
-    if not quiet:
-        notes.append(f"DOM still changing at the {cfg.timeout_s:g} s timeout; snapshot taken anyway (partial)")
-    return bool(quiet)
-
-
-async def _autoscroll(page: Page, cfg: RenderConfig, remaining_ms: Callable[[], float], notes: list[str]) -> None:
-    """Scroll to the bottom until the page stops growing (lazy loading), then back to the top."""
+    After each scroll the page gets time to answer: its requests, short timers and
+    DOM changes are waited for (a batch that takes a second is not taken for the end).
+    """
     last = -1
-    stable = 0
     steps = 0
     for steps in range(1, cfg.scroll_max_steps + 1):  # noqa: B007 - reported below
-        if remaining_ms() < 300:
+        if deadline - time.perf_counter() < 0.3:
             notes.append("auto-scroll stopped at the timeout")
             break
         height = await page.evaluate(_SCROLL_JS)
-        await page.evaluate(_QUIET_JS, {"quiet": min(cfg.quiet_ms, 300) or 150, "cap": min(2000.0, remaining_ms())})
-        stable = stable + 1 if height == last else 0
-        if stable >= 1:
+        step_deadline = min(deadline, time.perf_counter() + SCROLL_ANSWER_S)
+        await asyncio.sleep(SCROLL_REACT_S)  # scroll handlers and observers fire on the next frames
+        await settle(page, tracker, cfg, step_deadline, quiet_ms=min(cfg.quiet_ms, 300) or 150, loading_s=0)
+        grown = await page.evaluate("() => document.documentElement.scrollHeight")
+        if grown == height and height == last:
             break
-        last = height
+        last = grown
     notes.append(f"auto-scrolled {steps} step(s)")
     await page.evaluate("() => window.scrollTo(0, 0)")
 

@@ -34,6 +34,10 @@ class PageMeta(BaseModel):
     title: str
     vw: int
     vh: int
+    sx: float = 0.0
+    sy: float = 0.0
+    closed: int = 0
+    """Closed shadow roots walked (``collect.js``)."""
 
 
 class DomColumns(BaseModel):
@@ -54,6 +58,14 @@ class DomColumns(BaseModel):
     styles: list[list[str]]
     attrs: dict[str, list[int | str]]
     page: PageMeta
+    scope: list[int] = []
+    """Sparse ``node, SCOPE_* flags`` pairs (nodes of shadow trees and frames)."""
+    xstep: list[int | str] = []
+    """Sparse ``node, base node, step`` triples: explicit XPath steps (see ``visx.model``)."""
+    step: list[int] = []
+    """Sparse ``node, harvest step`` pairs (nodes first seen after the first view)."""
+    frames: list[float] = []
+    """``iframe node, x, y`` triples: where each frame's content box starts (capture only)."""
 
     @model_validator(mode="after")
     def _consistent(self) -> DomColumns:
@@ -81,6 +93,15 @@ class DomColumns(BaseModel):
             if len(idx) != len(vals) or not all(type(i) is int and 0 <= i < n for i in idx) \
                     or not all(type(v) is str for v in vals):
                 raise ValueError(f"attrs {name!r}: expected element index, value pairs")
+        for name in ("scope", "step"):
+            flat = getattr(self, name)
+            if len(flat) % 2 or not all(0 <= i < n for i in flat[0::2]):
+                raise ValueError(f"column {name!r}: expected element index, value pairs")
+        xs = self.xstep
+        if len(xs) % 3 or not all(type(i) is int and 0 <= i < n for i in xs[0::3]) \
+                or not all(type(b) is int and -1 <= b < n for b in xs[1::3]) \
+                or not all(type(v) is str and v for v in xs[2::3]):
+            raise ValueError("column 'xstep': expected element index, base index, step triples")
         return self
 
 
@@ -96,6 +117,7 @@ class SnapshotFile(BaseModel):
     notes: list[str]
     created: str
     extra: dict[str, Any] = {}
+    warnings: list[str] = []
     screenshot: str | None = None
     dom: DomColumns
 
@@ -115,7 +137,17 @@ def table_from_columns(dom: DomColumns) -> NodeTable:
             zip(dom.parent, dom.tag, dom.id, dom.cls, dom.text, dom.tail, dom.vis, dom.sty, strict=True)
         )
     ]
-    return NodeTable(nodes, [tuple(s) for s in dom.styles])
+    for i, flags in zip(dom.scope[0::2], dom.scope[1::2], strict=True):
+        nodes[i].scope = flags
+    if dom.step:
+        for i, k in zip(dom.step[0::2], dom.step[1::2], strict=True):
+            nodes[i].step = k
+        for n in nodes:  # a row's step holds for everything inside it
+            if not n.step and n.parent >= 0:
+                n.step = nodes[n.parent].step
+    xs = dom.xstep
+    xsteps = {int(i): (int(b), str(v)) for i, b, v in zip(xs[0::3], xs[1::3], xs[2::3], strict=True)}
+    return NodeTable(nodes, [tuple(s) for s in dom.styles], xsteps)
 
 
 def columns_from_table(table: NodeTable, page: dict[str, Any]) -> dict[str, Any]:
@@ -145,6 +177,9 @@ def columns_from_table(table: NodeTable, page: dict[str, Any]) -> dict[str, Any]
         "styles": [list(s) for s in table.styles],
         "attrs": attrs,
         "page": page,
+        "scope": [v for n in nodes if n.scope for v in (n.index, n.scope)],
+        "step": [v for n in nodes if n.step for v in (n.index, n.step)],
+        "xstep": [v for i, (b, st) in sorted(table.xsteps.items()) for v in (i, b, st)],
     }
 
 
@@ -158,6 +193,7 @@ def snapshot_from_dom(
     partial: bool = False,
     notes: list[str] | None = None,
     created: str = "",
+    warnings: list[str] | None = None,
 ) -> PageSnapshot:
     try:
         # Straight from the JSON text: no intermediate Python objects.
@@ -172,7 +208,9 @@ def snapshot_from_dom(
         raise
     if dom.n == 0:
         raise SnapshotError(f"{source}: the page has no document element", source=source)
-    return _snapshot(dom, source, status, javascript, timings or {}, partial, notes or [], created, {}, None)
+    snap = _snapshot(dom, source, status, javascript, timings or {}, partial, notes or [], created, {}, None)
+    snap.warnings = list(warnings or [])
+    return snap
 
 
 def _snapshot(
@@ -228,6 +266,7 @@ def save_snapshot(snap: PageSnapshot, path: str | os.PathLike[str]) -> None:
         "notes": snap.notes,
         "created": snap.created,
         "extra": snap.extra,
+        "warnings": snap.warnings,
         "screenshot": base64.b64encode(snap.screenshot_png).decode() if snap.screenshot_png else None,
         "dom": columns_from_table(snap.nodes, page),
     }
@@ -276,6 +315,8 @@ def load_snapshot(path: str | os.PathLike[str]) -> PageSnapshot:
             source=str(p),
         ) from e
     shot = base64.b64decode(f.screenshot) if f.screenshot else None
-    return _snapshot(
+    snap = _snapshot(
         f.dom, f.source, f.status, f.javascript, f.timings, f.partial, f.notes, f.created, f.extra, shot
     )
+    snap.warnings = list(f.warnings)
+    return snap

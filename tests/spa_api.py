@@ -1,0 +1,108 @@
+"""The JSON API behind the client-rendered fixture apps (``fixtures/spa/``).
+
+Items are generated, so tests know every record without reading the apps:
+``item(i)`` is what ``/api/spa/items`` serves for id ``i`` (1-based).
+Every endpoint takes ``delay=MS`` (the server sleeps first, at most 30 s), so a
+test can make an API slower than visx's settle wait with small numbers.
+
+    GET /api/spa/items?offset=0&limit=20&total=100&delay=0
+        -> {"items": [item, ...], "offset": 0, "total": 100}
+    GET /api/spa/session?delay=0 -> {"user": "demo"}
+
+Run alone to serve ``fixtures/`` with this API for manual work on the apps:
+``python tests/spa_api.py [--port 8765]``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+ADJECTIVES = ("Amber", "Brisk", "Cobalt", "Dusky", "Ember", "Frosted", "Gilded", "Hazel", "Ivory", "Jade",
+              "Kindled", "Lunar", "Misty", "Nimble", "Olive")
+NOUNS = ("Lamp", "Kettle", "Chair", "Notebook", "Backpack", "Clock", "Mug", "Blanket", "Speaker", "Planter",
+         "Easel", "Tripod", "Satchel")
+CATEGORIES = ("Home", "Kitchen", "Office", "Outdoor", "Audio")
+MAX_DELAY_MS = 30_000
+MAX_TOTAL = 100_000
+
+
+def item(i: int) -> dict[str, Any]:
+    """Item ``i`` (1-based): the same every time, distinct titles for distinct ids."""
+    title = f"{ADJECTIVES[i % len(ADJECTIVES)]} {NOUNS[(i * 7) % len(NOUNS)]} {i:04d}"
+    return {
+        "id": i,
+        "title": title,
+        "price": round(((i * 37) % 490) + 9 + (i % 100) / 100, 2),
+        "category": CATEGORIES[i % len(CATEGORIES)],
+        "rating": i % 5 + 1,
+        "date": f"2026-{(i % 12) + 1:02d}-{(i % 28) + 1:02d}",
+        "description": f"Hand-finished {NOUNS[(i * 7) % len(NOUNS)].lower()} number {i}, "
+                       f"sold in the {CATEGORIES[i % len(CATEGORIES)].lower()} range.",
+    }
+
+
+def _int(q: dict[str, list[str]], name: str, default: int, lo: int, hi: int) -> int:
+    try:
+        v = int(q.get(name, [str(default)])[0])
+    except ValueError:
+        v = default
+    return max(lo, min(hi, v))
+
+
+def handle(path: str) -> tuple[int, str, bytes] | None:
+    """(status, content type, body) for an API path with its query, or None when not an API path."""
+    parts = urlsplit(path)
+    if not parts.path.startswith("/api/spa/"):
+        return None
+    q = parse_qs(parts.query)
+    delay = _int(q, "delay", 0, 0, MAX_DELAY_MS)
+    if delay:
+        time.sleep(delay / 1000)
+    name = parts.path[len("/api/spa/"):]
+    if name == "items":
+        total = _int(q, "total", 100, 0, MAX_TOTAL)
+        offset = _int(q, "offset", 0, 0, MAX_TOTAL)
+        limit = _int(q, "limit", 20, 0, MAX_TOTAL)
+        ids = range(offset + 1, min(total, offset + limit) + 1)
+        body: Any = {"items": [item(i) for i in ids], "offset": offset, "total": total}
+    elif name == "session":
+        body = {"user": "demo"}
+    else:
+        return 404, "application/json", b'{"error": "no such endpoint"}'
+    return 200, "application/json", json.dumps(body).encode()
+
+
+def main() -> None:
+    import argparse
+    from functools import partial
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+    from pathlib import Path
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--port", type=int, default=8765)
+    args = ap.parse_args()
+    root = Path(__file__).resolve().parent.parent / "fixtures"
+
+    class Handler(SimpleHTTPRequestHandler):
+        def do_GET(self) -> None:
+            out = handle(self.path)
+            if out is None:
+                super().do_GET()
+                return
+            status, ctype, data = out
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", args.port), partial(Handler, directory=str(root)))
+    print(f"serving {root} and /api/spa/ on http://127.0.0.1:{args.port}/")
+    httpd.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,247 @@
+// The in-page half of the harvest: installed once per document as
+// window[Symbol.for('visx.harvest')]. It watches one list (the anchor: the
+// element whose children are the main list's records), scrolls, finds and
+// clicks "Load more" and next controls, and hands over the rows it has not
+// handed over before. Rows are keyed (see key()) so a row seen at two scroll
+// positions is handed over once.
+(cfg) => {
+  const KEY = Symbol.for('visx.harvest');
+  if (window[KEY]) return true;
+  const IDX_ATTRS = ['row-index', 'aria-rowindex', 'aria-posinset', 'data-index', 'data-row-index',
+                     'data-id', 'data-key', 'data-item-id', 'row-id'];
+  const MORE = new RegExp('^\\s*(' + cfg.more.join('|') + ')\\s*[.…!]*\\s*$', 'i');
+  const NEXT = new RegExp('^\\s*(' + cfg.next.join('|') + ')\\s*$', 'i');
+  const CONTROLS = 'button, a, [role=button], [role=link], input[type=button], input[type=submit], summary';
+  const S = {anchor: null, path: '', seen: new Map(), stepOf: new WeakMap(), prev: [], page: 1};
+
+  const els = () => (window[Symbol.for('visx.els')] || {els: []}).els;
+  // Rows: children with text or media. A virtualiser's sizer or spacer (an empty
+  // box as tall as the whole list) is not a row.
+  const MEDIA = 'img, svg, video, canvas, picture, input, select, textarea';
+  const isRow = (c) => /\S/.test(c.textContent || '') || !!(c.shadowRoot && /\S/.test(c.shadowRoot.textContent))
+    || c.matches(MEDIA) || !!c.querySelector(MEDIA);
+  const kids = (el) => Array.from(el ? el.children : []).filter(isRow);
+  const textOf = (el) => {
+    let t = el.textContent || '';
+    if (el.shadowRoot) t += ' ' + el.shadowRoot.textContent;
+    return t.replace(/\s+/g, ' ').trim();
+  };
+  const key = (el) => {
+    for (const a of IDX_ATTRS) {
+      const v = el.getAttribute(a);
+      if (v !== null && v !== '') return a + '=' + v;
+    }
+    const link = el.querySelector ? el.querySelector('a[href]') : null;
+    return 't=' + textOf(el).slice(0, 300) + '|' + (link ? link.getAttribute('href') : '');
+  };
+  const shown = (el) => {
+    if (!el || !el.isConnected) return false;
+    if (el.checkVisibility && !el.checkVisibility({opacityProperty: true, visibilityProperty: true})) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const rect = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left + scrollX, r.top + scrollY, r.width, r.height];
+  };
+  // A DOM path to find the anchor again when a framework replaces it.
+  const pathOf = (el) => {
+    const steps = [];
+    for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
+      let k = 1;
+      for (let s = e.previousElementSibling; s; s = s.previousElementSibling) if (s.localName === e.localName) k++;
+      steps.unshift(e.localName + '[' + k + ']');
+    }
+    return '/' + steps.join('/');
+  };
+  const anchor = () => {
+    if (S.anchor && S.anchor.isConnected) return S.anchor;
+    if (!S.path) return null;
+    const found = document.evaluate(S.path, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+    if (found) S.anchor = found;
+    return found;
+  };
+  const scrollable = (el) => {
+    const cs = getComputedStyle(el);
+    return /(auto|scroll|overlay)/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 2;
+  };
+  const scroller = () => {
+    for (let e = anchor(); e && e !== document.body && e !== document.documentElement; e = e.parentElement) {
+      if (scrollable(e)) return e;
+    }
+    return null;
+  };
+  // New rows: occurrences of a key beyond the most seen of it in one view.
+  const fresh = () => {
+    const a = anchor();
+    const counts = new Map(), out = [];
+    for (const c of kids(a)) {
+      const k = key(c);
+      const n = (counts.get(k) || 0) + 1;
+      counts.set(k, n);
+      if (n > (S.seen.get(k) || 0)) out.push([c, k, n]);
+    }
+    return out;
+  };
+  const H = {
+    install(a) {
+      const el = a.index >= 0 ? els()[a.index] : null;
+      S.anchor = el || null;
+      S.path = el ? pathOf(el) : '';
+      S.page = a.page;
+      S.seen = new Map();
+      S.prev = [];
+      return !!el;
+    },
+    // The anchor and its scroller: how the list is laid out now.
+    layout() {
+      const a = anchor();
+      if (!a) return null;
+      const box = scroller();
+      const rows = kids(a).filter(shown).map((c) => c.getBoundingClientRect());
+      const top = rows.length ? Math.min(...rows.map((r) => r.top)) : 0;
+      const bottom = rows.length ? Math.max(...rows.map((r) => r.bottom)) : 0;
+      const content = box === a ? a.scrollHeight : a.getBoundingClientRect().height;
+      const sb = box ? box.getBoundingClientRect() : null;
+      return {anchor: rect(a), rows: rows.length, span: bottom - top, content, box: !!box,
+              boxRect: sb ? [sb.left + scrollX, sb.top + scrollY, sb.width, sb.height] : null,
+              viewH: box ? box.clientHeight : innerHeight,
+              atEnd: box ? box.scrollTop + box.clientHeight >= box.scrollHeight - 2
+                         : scrollY + innerHeight >= document.documentElement.scrollHeight - 2};
+    },
+    status() {
+      const a = anchor();
+      const s = window[Symbol.for('visx.hooks')];
+      const removed = S.prev.filter((c) => !c.isConnected || c.parentElement !== a).length;
+      return {lost: !a, fresh: a ? fresh().length : 0, removed,
+              quiet: s ? performance.now() - s.lastMutation : 1e9, timers: s ? s.timers.size : 0};
+    },
+    // Hand over the new rows (marking them seen) with where the anchor was.
+    take(step) {
+      const a = anchor();
+      if (!a) return {rows: [], meta: {keys: [], anchor: null, removed: 0}};
+      const removed = S.prev.filter((c) => !c.isConnected || c.parentElement !== a).length;
+      const got = fresh();
+      const counts = new Map();
+      for (const c of kids(a)) { const k = key(c); counts.set(k, (counts.get(k) || 0) + 1); }
+      for (const [k, n] of counts) if (n > (S.seen.get(k) || 0)) S.seen.set(k, n);
+      for (const [c] of got) if (!S.stepOf.has(c)) S.stepOf.set(c, step);
+      S.prev = kids(a);
+      return {rows: got.map((g) => g[0]), meta: {keys: got.map((g) => g[1]), anchor: rect(a), removed}};
+    },
+    // The step that first showed each element of the last capture's anchor rows.
+    steps() {
+      const out = [];
+      const list = els();
+      for (let i = 0; i < list.length; i++) {
+        const st = S.stepOf.get(list[i]);
+        if (st) out.push(i, st);
+      }
+      return out;
+    },
+    scroll(a) {
+      const box = scroller();
+      const before = box ? box.scrollTop : scrollY;
+      const view = box ? box.clientHeight : innerHeight;
+      const end = box ? box.scrollHeight - view : document.documentElement.scrollHeight - innerHeight;
+      let to = a.stepwise ? before + view * a.share : end;
+      if (a.nudge) to = Math.max(0, before - view / 2);
+      to = Math.max(0, Math.min(to, end));
+      if (box) box.scrollTop = to; else window.scrollTo(scrollX, to);
+      const after = box ? box.scrollTop : scrollY;
+      return {moved: after - before, atEnd: after >= end - 2};
+    },
+    top() {
+      const box = scroller();
+      if (box) box.scrollTop = 0;
+      window.scrollTo(0, 0);
+    },
+    // A "Load more" control after the list: visible, enabled, short text in one of the languages.
+    findMore() {
+      const a = anchor();
+      if (!a) return null;
+      const ar = a.getBoundingClientRect();
+      const rows = kids(a).filter(shown).map((c) => c.getBoundingClientRect());
+      const last = rows.length ? Math.max(...rows.map((r) => r.bottom)) : ar.bottom;
+      let best = null, bestD = Infinity;
+      for (const el of document.querySelectorAll(CONTROLS)) {
+        if (!shown(el) || el.disabled || el.getAttribute('aria-disabled') === 'true') continue;
+        const label = (el.getAttribute('aria-label') || el.value || el.textContent || '').replace(/\s+/g, ' ').trim();
+        if (!label || label.length > 40 || !MORE.test(label)) continue;
+        const r = el.getBoundingClientRect();
+        // After the records (inside the list only below its last record), across the list.
+        if (a.contains(el) && rows.some((q) => q.top >= r.bottom)) continue;
+        if (r.top < last - 4 || r.right < ar.left || r.left > ar.right) continue;
+        const d = r.top - last;
+        if (d < bestD) { best = el; bestD = d; }
+      }
+      if (!best) return null;
+      S.more = best;
+      return {text: (best.textContent || best.value || best.getAttribute('aria-label') || '').trim().slice(0, 60)};
+    },
+    clickMore() { if (S.more && S.more.isConnected) { S.more.click(); return true; } return false; },
+    // A next control: rel=next, then a next word (text, aria-label, title), then the page number after the current.
+    findNext() {
+      const a = anchor();
+      const ar = a ? a.getBoundingClientRect() : null;
+      const here = location.href.split('#')[0];
+      const ok = (el) => {
+        if (el.disabled || el.getAttribute('aria-disabled') === 'true' || /\bdisabled\b/.test(el.className || '')) return false;
+        if (el.localName === 'a') {
+          const href = el.getAttribute('href');
+          if (href === null) return true;
+          if (/^\s*javascript:/i.test(href)) return true;
+          let u;
+          try { u = new URL(href, document.baseURI); } catch (e) { return false; }
+          if (u.hostname.replace(/^www\./, '') !== location.hostname.replace(/^www\./, '')) return false;
+          if (u.href.split('#')[0] === here && href.trim().startsWith('#') && href.trim() !== '#') return false;
+        }
+        return true;
+      };
+      const near = (el) => {
+        if (!ar) return 0;
+        const r = el.getBoundingClientRect();
+        return r.top >= ar.top ? Math.abs(r.top - ar.bottom) : (ar.top - r.bottom) + 1e4;
+      };
+      const pick = (list, how) => {
+        const good = list.filter((el) => (shown(el) || el.localName === 'link') && ok(el));
+        if (!good.length) return null;
+        good.sort((x, y) => near(x) - near(y));
+        S.next = good[0];
+        const href = good[0].href || good[0].getAttribute('href') || '';
+        return {how, text: (good[0].textContent || good[0].getAttribute('aria-label') || '').trim().slice(0, 40),
+                href: String(href), link: good[0].localName === 'link'};
+      };
+      let found = pick(Array.from(document.querySelectorAll('a[rel~=next], button[rel~=next], link[rel~=next]')), 'rel=next');
+      if (found) return found;
+      const worded = [];
+      for (const el of document.querySelectorAll(CONTROLS)) {
+        const label = [el.getAttribute('aria-label'), el.getAttribute('title'), el.textContent, el.value]
+          .map((v) => (v || '').replace(/\s+/g, ' ').trim()).filter((v) => v && v.length <= 30);
+        if (label.some((v) => NEXT.test(v))) worded.push(el);
+      }
+      found = pick(worded, 'text');
+      if (found) return found;
+      // Page numbers: the control whose number is one past the current page's.
+      const current = document.querySelector('[aria-current=page], [aria-current=true]');
+      let cur = current ? parseInt((current.textContent || '').trim(), 10) : NaN;
+      if (isNaN(cur)) cur = S.page;
+      const numbered = Array.from(document.querySelectorAll(CONTROLS)).filter(
+        (el) => (el.textContent || '').trim() === String(cur + 1));
+      return pick(numbered, 'page number');
+    },
+    clickNext() {
+      const el = S.next;
+      if (!el || (!el.isConnected)) return false;
+      if (el.localName === 'link') { location.href = el.href; return true; }
+      el.click();
+      return true;
+    },
+    token() {
+      if (!window[Symbol.for('visx.doc')]) Object.defineProperty(window, Symbol.for('visx.doc'), {value: Math.random()});
+      return window[Symbol.for('visx.doc')];
+    },
+  };
+  Object.defineProperty(window, KEY, {value: H, configurable: true});
+  return true;
+}

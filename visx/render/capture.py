@@ -1,0 +1,147 @@
+"""Capture a page: ``collect.js`` in the main frame and in every frame below it.
+
+Each frame's document is collected on its own (same-origin and cross-origin
+alike, through Playwright's frame tree) and spliced under its ``<iframe>``
+node, its boxes moved to page coordinates. Frames that failed to load, did
+not answer, or lie past the limits are left out with a note.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from visx.model import (
+    ATTR_NAMES,
+    SCOPE_FRAME,
+    STYLE_PROPS,
+    VIS_DISPLAY_NONE,
+    VIS_HIDDEN,
+    VIS_TRANSPARENT,
+)
+from visx.render.columns import Columns, insert_forest
+from visx.render.thresholds import FRAME_ANSWER_S, MAX_FRAME_DEPTH, MAX_FRAMES
+
+if TYPE_CHECKING:
+    from playwright.async_api import Frame, Page
+
+_JS: dict[str, str] = {}
+_CLOSED = re.compile(r'"closed":(\d+)\}\}$')
+
+_OWNER_JS = """(el) => { const s = window[Symbol.for('visx.els')];
+  return s && s.index.has(el) ? s.index.get(el) : -1; }"""
+
+
+def script(name: str) -> str:
+    """A page script shipped beside this module (``collect.js``, ``hooks.js``...)."""
+    if name not in _JS:
+        _JS[name] = resources.files("visx.render").joinpath(name).read_text(encoding="utf-8")
+    return _JS[name]
+
+
+def collect_args(roots: Any = None) -> dict[str, Any]:
+    args: dict[str, Any] = {"props": list(STYLE_PROPS), "attrs": list(ATTR_NAMES)}
+    if roots is not None:
+        args["roots"] = roots
+    return args
+
+
+@dataclass(slots=True)
+class FrameLog:
+    """What the response listener saw of frame navigations: status codes and failures."""
+
+    status: dict[Any, int] = field(default_factory=dict)
+    failed: dict[Any, tuple[str, str]] = field(default_factory=dict)
+    """frame -> (the URL it tried, why it failed)."""
+
+
+async def capture(page: Page, log: FrameLog, notes: list[str]) -> str | Columns:
+    """The page as columns: the JSON text when no frame holds content, else a dict with frames spliced."""
+    text: str = await page.main_frame.evaluate(script("collect.js"), collect_args())
+    m = _CLOSED.search(text[-400:])
+    if m and int(m.group(1)):
+        notes.append(f"walked {m.group(1)} closed shadow root(s), recorded as the page attached them")
+    kids = [f for f in page.main_frame.child_frames if not f.is_detached()]
+    if not kids:
+        return text
+    dom: Columns = json.loads(text)
+    if not dom.get("n"):
+        return text
+    budget = [MAX_FRAMES]
+    return await _with_frames(page.main_frame, dom, log, notes, 1, budget)
+
+
+async def _with_frames(frame: Frame, dom: Columns, log: FrameLog, notes: list[str], depth: int,
+                       budget: list[int]) -> Columns:
+    offsets = {int(i): (x, y) for i, x, y in zip(dom["frames"][0::3], dom["frames"][1::3], dom["frames"][2::3],
+                                                  strict=True)}
+    pieces: list[tuple[int, Columns]] = []
+    for child in frame.child_frames:
+        if child.is_detached():
+            continue
+        label = _frame_label(child)
+        if depth > MAX_FRAME_DEPTH:
+            notes.append(f"frame {label} left out: frames nest deeper than {MAX_FRAME_DEPTH}")
+            continue
+        if budget[0] <= 0:
+            notes.append(f"frame {label} left out: more than {MAX_FRAMES} frames on the page")
+            continue
+        budget[0] -= 1
+        sub = await _frame_columns(frame, child, label, log, notes)
+        if sub is None:
+            continue
+        at, sub_dom = sub
+        if at not in offsets:
+            continue
+        if child.child_frames:
+            sub_dom = await _with_frames(child, sub_dom, log, notes, depth + 1, budget)
+        pieces.append((at, sub_dom))
+    # From the last <iframe> to the first, so the indices of earlier ones stay right.
+    for at, sub_dom in sorted(pieces, key=lambda p: -p[0]):
+        x, y = offsets[at]
+        page = sub_dom.get("page", {})
+        inherited = dom["vis"][at] & (VIS_DISPLAY_NONE | VIS_HIDDEN | VIS_TRANSPARENT)
+        dom = insert_forest(dom, at, sub_dom, dx=x - float(page.get("sx", 0)), dy=y - float(page.get("sy", 0)),
+                            scope=SCOPE_FRAME, vis=inherited, root_step="#document/html")
+    return dom
+
+
+async def _frame_columns(parent: Frame, child: Frame, label: str, log: FrameLog,
+                         notes: list[str]) -> tuple[int, Columns] | None:
+    """(index of the child's <iframe> in the parent's capture, the child's columns), or None with a note."""
+    from playwright.async_api import Error as PlaywrightError
+
+    if child in log.failed or child.url.startswith("chrome-error:"):
+        url, why = log.failed.get(child, (child.url, "unknown error"))
+        notes.append(f"frame {url[:160]!r} left out: it failed to load ({why})")
+        return None
+    status = log.status.get(child, 0)
+    if status >= 400:
+        notes.append(f"frame {label} left out: it answered HTTP {status}")
+        return None
+    try:
+        owner = await asyncio.wait_for(child.frame_element(), FRAME_ANSWER_S)
+        at = int(await asyncio.wait_for(parent.evaluate(_OWNER_JS, owner), FRAME_ANSWER_S))
+        text = await asyncio.wait_for(child.evaluate(script("collect.js"), collect_args()), FRAME_ANSWER_S)
+    except TimeoutError:
+        notes.append(f"frame {label} left out: it did not answer within {FRAME_ANSWER_S:g} s")
+        return None
+    except PlaywrightError as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        notes.append(f"frame {label} left out: it could not be read ({first[:160]})")
+        return None
+    if at < 0:
+        return None
+    sub: Columns = json.loads(text)
+    if not sub.get("n"):
+        return None
+    return at, sub
+
+
+def _frame_label(frame: Frame) -> str:
+    url = frame.url or "about:blank"
+    return f"{url[:160]!r}" + (f" (name {frame.name!r})" if frame.name else "")

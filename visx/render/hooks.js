@@ -1,0 +1,63 @@
+// Installed before any page script (context.add_init_script), in every frame.
+// It only observes: what the page has left to do (DOM changes, short timers)
+// and the closed shadow roots it attaches, which page code cannot reach later.
+(() => {
+  const KEY = Symbol.for('visx.hooks');
+  if (window[KEY]) return;
+  const HORIZON = __HORIZON_MS__;
+  const state = {lastMutation: performance.now(), timers: new Map()};
+  Object.defineProperty(window, KEY, {value: state});
+  const closed = new WeakMap();
+  Object.defineProperty(window, Symbol.for('visx.closedRoots'), {value: closed});
+  const opts = {subtree: true, childList: true, attributes: true, characterData: true};
+  const obs = new MutationObserver(() => { state.lastMutation = performance.now(); });
+  obs.observe(document, opts);
+  const native = (fn, name) => {
+    Object.defineProperty(fn, 'toString', {value: () => `function ${name}() { [native code] }`});
+    return fn;
+  };
+  // Shadow roots: their changes count for a quiet DOM; closed ones are remembered.
+  const attach = Element.prototype.attachShadow;
+  if (attach) {
+    const wrapped = {attachShadow(init) {
+      const root = attach.call(this, init);
+      try { obs.observe(root, opts); } catch (e) { /* not observable: nothing to add */ }
+      if (init && init.mode === 'closed') closed.set(this, root);
+      return root;
+    }}.attachShadow;
+    Object.defineProperty(Element.prototype, 'attachShadow',
+      {value: native(wrapped, 'attachShadow'), writable: true, configurable: true});
+  }
+  // One-shot timers due within HORIZON ms are work the page has still to do
+  // (a client that waits before it fetches). A callback seen firing twice is a
+  // loop (a clock, a carousel) and no longer counts.
+  const setT = window.setTimeout, clearT = window.clearTimeout;
+  const firedFns = new WeakMap(), firedSrc = new Map();
+  const keyOf = (fn) => {
+    let src = '';
+    try { src = Function.prototype.toString.call(fn); } catch (e) { return fn; }
+    return src.length > 400 || src.includes('[native code]') ? fn : src;
+  };
+  const firedCount = (key) => (typeof key === 'string' ? firedSrc.get(key) : firedFns.get(key)) || 0;
+  const fired = (key) => {
+    if (typeof key === 'string') { if (firedSrc.size < 2000) firedSrc.set(key, firedCount(key) + 1); }
+    else firedFns.set(key, firedCount(key) + 1);
+  };
+  window.setTimeout = native(function setTimeout(fn, ms, ...rest) {
+    const delay = Number(ms) || 0;
+    if (typeof fn !== 'function' || delay > HORIZON) return setT.call(window, fn, ms, ...rest);
+    const key = keyOf(fn);
+    let id = 0;
+    id = setT.call(window, function () {
+      state.timers.delete(id);
+      fired(key);
+      return fn.apply(this, arguments);
+    }, ms, ...rest);
+    if (firedCount(key) < 2) state.timers.set(id, performance.now() + delay);
+    return id;
+  }, 'setTimeout');
+  window.clearTimeout = native(function clearTimeout(id) {
+    state.timers.delete(id);
+    return clearT.call(window, id);
+  }, 'clearTimeout');
+})();
