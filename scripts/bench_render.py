@@ -10,7 +10,13 @@ most 35% of navigate + settle.
 Launch is measured apart: a fresh browser per run (``visx.render.shutdown()``
 in between), on a tiny page, so page timings are not mixed with start-up.
 
+The harvest part (``--pages``) renders the client-rendered fixture apps
+(``fixtures/spa/``, served with their JSON API on 127.0.0.1) and reports the
+time per harvested record for infinite scroll, "Load more", next links and
+virtualised lists, and the peak memory of a 10,000-row virtualised list.
+
     .venv/bin/python scripts/bench_render.py [--runs 5] [--testbed DIR] [--pages 10]
+    .venv/bin/python scripts/bench_render.py --harvest-only [--rows 10000]
 """
 
 from __future__ import annotations
@@ -28,7 +34,8 @@ from visx.config import Config, RenderConfig
 from visx.render import shutdown
 
 TARGET_RATIO = 0.35
-DEFAULT_TESTBED = Path(__file__).resolve().parent.parent.parent / "shared" / "testbed" / "dev"
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_TESTBED = ROOT.parent / "shared" / "testbed" / "dev"
 PHASES = ("navigate", "settle", "snapshot")
 
 
@@ -96,12 +103,75 @@ def measure(label: str, source: Path, cfg: Config, runs: int) -> Row:
     return Row(label, n, med["navigate"], med["settle"], med["snapshot"])
 
 
+HARVESTS = (
+    # (label, app and knobs, pages, records expected)
+    ("infinite scroll (20 a batch, 300 ms)", "infinite.html?total=200&delay=300", 20, 200),
+    ("load more (12 a click, 300 ms)", "loadmore.html?total=96&delay=300", 20, 96),
+    ("next links (20 a page, 300 ms)", "paged.html?total=100&delay=300", 20, 100),
+    ("virtualised: react-window", "virtual-window.html?total=1000", 2, 1000),
+    ("virtualised: TanStack (variable rows)", "virtual-tanstack.html?total=1000", 2, 1000),
+    ("virtualised: window-scrolled", "virtual-page.html?total=1000", 2, 1000),
+    ("virtualised: AG Grid", "aggrid.html?total=1000", 2, 1000),
+)
+
+
+def harvest_rows(rows_big: int) -> list[dict[str, object]]:
+    """Time each harvest over the fixture apps; the last row is the big virtualised list."""
+    import resource
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    import spa_api
+
+    from visx import extract
+
+    httpd, base = spa_api.serve(ROOT / "fixtures")
+    out: list[dict[str, object]] = []
+    try:
+        cases = [*HARVESTS, (f"virtualised: react-window, {rows_big:,} rows",
+                             f"virtual-window.html?total={rows_big}", 2, rows_big)]
+        for label, app, pages, want in cases:
+            cfg = Config(render=RenderConfig(pages=pages, timeout_s=120))
+            before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            ex = extract(f"{base}/spa/dist/{app}", cfg)
+            got = len(ex.main.records) if ex.main else 0
+            t = ex.snapshot.timings
+            secs = t["navigate"] + t["settle"] + t["snapshot"]
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            steps = len(ex.snapshot.extra.get("harvest", {}).get("steps", []))
+            out.append({"case": label, "records": got, "expected": want, "steps": steps,
+                        "seconds": round(secs, 2), "ms_per_record": round(1000 * secs / max(1, got), 2),
+                        "elements": len(ex.snapshot.nodes), "peak_rss_mb": round(peak / 1024),
+                        "rss_growth_mb": round((peak - before) / 1024)})
+    finally:
+        httpd.shutdown()
+    return out
+
+
+def print_harvests(rows: list[dict[str, object]]) -> None:
+    head = (f"{'harvest':42} {'records':>8} {'steps':>6} {'seconds':>8} {'ms/record':>10} {'elements':>9} "
+            f"{'peak RSS MB':>12}")
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        flag = "" if r["records"] == r["expected"] else f"  (expected {r['expected']})"
+        print(f"{r['case']!s:42} {r['records']!s:>8} {r['steps']!s:>6} {r['seconds']!s:>8} "
+              f"{r['ms_per_record']!s:>10} {r['elements']!s:>9} {r['peak_rss_mb']!s:>12}{flag}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--pages", type=int, default=10, help="testbed pages to time (default 10)")
     ap.add_argument("--testbed", type=Path, default=DEFAULT_TESTBED, help="testbed dev folder")
+    ap.add_argument("--harvest-only", action="store_true", help="only the harvest part")
+    ap.add_argument("--rows", type=int, default=10_000, help="rows of the big virtualised list (default 10000)")
     args = ap.parse_args(argv)
+    if args.harvest_only:
+        rows = harvest_rows(args.rows)
+        shutdown()
+        print_harvests(rows)
+        print(json.dumps({"harvest": rows}, separators=(",", ":")))
+        return 0
 
     launch = median_launch(args.runs)
     rows: list[Row] = []
@@ -138,6 +208,10 @@ def main(argv: list[str] | None = None) -> int:
         "target_met": ok,
         "rows": [{**asdict(r), "ratio": round(r.ratio, 3)} for r in rows],
     }
+    harvests = harvest_rows(args.rows)
+    shutdown()
+    print_harvests(harvests)
+    summary["harvest"] = harvests
     print(json.dumps(summary, separators=(",", ":")))
     return 0
 

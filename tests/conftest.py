@@ -122,6 +122,29 @@ class _Handler(SimpleHTTPRequestHandler):
         if path == "/beacon.png":
             self._send(200, "image/png", (RENDER_FIXTURES / "image.png").read_bytes())
             return
+        if path == "/echo":
+            # What the request carried (server side) and what the page sees (script side).
+            import html
+
+            def para(ident: str, value: str | None) -> str:
+                return f'<p id="{ident}">{html.escape(value or "-")}</p>'
+
+            xs = sorted((k.lower(), v) for k, v in self.headers.items() if k.lower().startswith("x-"))
+            body = "".join([
+                "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Echo</title></head><body>",
+                para("ua", self.headers.get("User-Agent")),
+                para("lang", self.headers.get("Accept-Language")),
+                para("xh", "; ".join(f"{k}={v}" for k, v in xs)),
+                para("cookie", self.headers.get("Cookie")),
+                *(para(i, None) for i in ("js-ua", "js-lang", "js-tz", "js-offset", "js-storage")),
+                "<script>const put = (id, v) => { document.getElementById(id).textContent = String(v); };",
+                "put('js-ua', navigator.userAgent); put('js-lang', navigator.language);",
+                "put('js-tz', Intl.DateTimeFormat().resolvedOptions().timeZone);",
+                "put('js-offset', new Date(0).getTimezoneOffset());",
+                "put('js-storage', localStorage.getItem('visx-test'));</script></body></html>",
+            ])
+            self._send(200, "text/html; charset=utf-8", body.encode())
+            return
         super().do_GET()
 
 

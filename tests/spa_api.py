@@ -16,7 +16,11 @@ Run alone to serve ``fixtures/`` with this API for manual work on the apps:
 from __future__ import annotations
 
 import json
+import threading
 import time
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -75,16 +79,8 @@ def handle(path: str) -> tuple[int, str, bytes] | None:
     return 200, "application/json", json.dumps(body).encode()
 
 
-def main() -> None:
-    import argparse
-    from functools import partial
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-    from pathlib import Path
-
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--port", type=int, default=8765)
-    args = ap.parse_args()
-    root = Path(__file__).resolve().parent.parent / "fixtures"
+def serve(root: Path, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
+    """Serve ``root`` and the API on 127.0.0.1 from a daemon thread; (server, base URL)."""
 
     class Handler(SimpleHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -99,9 +95,28 @@ def main() -> None:
             self.end_headers()
             self.wfile.write(data)
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", args.port), partial(Handler, directory=str(root)))
-    print(f"serving {root} and /api/spa/ on http://127.0.0.1:{args.port}/")
-    httpd.serve_forever()
+        def log_message(self, format: str, *args: Any) -> None:  # quiet
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", port), partial(Handler, directory=str(root)))
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, name="spa-api", daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
+
+
+def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--port", type=int, default=8765)
+    args = ap.parse_args()
+    root = Path(__file__).resolve().parent.parent / "fixtures"
+    httpd, base = serve(root, args.port)
+    print(f"serving {root} and /api/spa/ on {base}/")
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        httpd.shutdown()
 
 
 if __name__ == "__main__":

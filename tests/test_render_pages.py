@@ -10,6 +10,9 @@ from conftest import RENDER_FIXTURES, LocalServer, render_config
 
 import visx
 from visx.model import (
+    SCOPE_CLOSED,
+    SCOPE_FRAME,
+    SCOPE_SHADOW,
     VIS_DISPLAY_NONE,
     VIS_HIDDEN,
     VIS_OFFPAGE,
@@ -143,3 +146,41 @@ def test_reused_tab_starts_clean(server: LocalServer) -> None:
     after = visx.render(RENDER_FIXTURES / "styled.html", render_config(javascript=False))
     assert after.url == (RENDER_FIXTURES / "styled.html").as_uri() and len(after.nodes) > 5
     assert not any("blocked a redirect" in n for n in after.notes), after.notes
+
+
+def test_shadow_roots_and_slots_are_captured_in_rendered_order() -> None:
+    snap = visx.render(RENDER_FIXTURES / "shadow.html", render_config())
+    t = snap.nodes
+    cards = [n for n in t.nodes if n.tag == "card-item"]
+    assert [t.text(n.index) for n in cards[:2]] == ["Card 1 $1.50 Category 1", "Card 2 $2.50 Category 2"]
+    assert all(n.scope & SCOPE_SHADOW for n in cards)
+    assert cards[2].xpath == "/html/body/main/card-list/#shadow-root/div/card-item[3]"
+    # A slotted element keeps its DOM path (under its host), and sits under its slot.
+    price = next(n for n in t.nodes if "price" in n.classes and t.text(n.index) == "$3.50")
+    assert price.xpath == "/html/body/main/card-list/#shadow-root/div/card-item[3]/span"
+    assert t[price.parent].tag == "slot" and price.bbox[2] > 0
+    sealed = next(n for n in t.nodes if "sealed" in n.classes)
+    assert sealed.scope == SCOPE_SHADOW | SCOPE_CLOSED and t.text(sealed.index) == "Prices include VAT"
+    assert any("walked 1 closed shadow root" in note for note in snap.notes)
+
+
+def test_declarative_shadow_dom_is_captured_with_javascript_off() -> None:
+    snap = visx.render(RENDER_FIXTURES / "shadow.html", render_config(javascript=False))
+    t = snap.nodes
+    dsd = next(n for n in t.nodes if "dsd" in n.classes)
+    assert dsd.xpath == "/html/body/main/div/#shadow-root/p" and t.text(dsd.index) == "Declared shadow text"
+    light = next(n for n in t.nodes if "light" in n.classes)
+    assert t[light.parent].tag == "slot" and light.xpath == "/html/body/main/div/span"
+
+
+def test_a_list_in_a_frame_is_the_main_list() -> None:
+    ex = visx.extract(RENDER_FIXTURES / "frames.html", render_config())
+    t = ex.snapshot.nodes
+    main = ex.regions[0]
+    assert len(main.records) == 15 and main.records[0].text.startswith("Framed item 1 ")
+    assert t[main.parent].xpath == "/html/body/iframe[1]/#document/html/body/ul"
+    assert all(t[r.parts[0]].scope & SCOPE_FRAME for r in main.records)
+    assert any("no-such-frame.html" in n and "failed to load" in n for n in ex.snapshot.notes)
+    # The empty (failed) frame is still an ad slot; the one with the list is not.
+    removed = {t[r.node].id: r.reason for r in ex.cleaned.removed}
+    assert removed.get("missing") == "ad:iframe" and "list-frame" not in removed

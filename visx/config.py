@@ -87,10 +87,10 @@ class RenderConfig(_Section):
             return v
         import zoneinfo
 
-        try:
-            zoneinfo.ZoneInfo(v)
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"unknown time zone {v!r}: use an IANA name such as Europe/Berlin") from None
+        # The IANA names proper: the tz folder also holds files such as 'localtime' and
+        # 'posixrules' that zoneinfo loads and Chromium refuses.
+        if v not in zoneinfo.available_timezones():
+            raise ValueError(f"unknown time zone {v!r}: use an IANA name such as Europe/Berlin")
         return v
 
     @field_validator("proxy")
@@ -98,10 +98,18 @@ class RenderConfig(_Section):
     def _proxy_url(cls, v: str | None) -> str | None:
         if v is None:
             return v
-        m = re.match(r"^(https?|socks5)://[^/\s]+$", v.strip().rstrip("/"))
-        if not m:
-            raise ValueError(f"proxy {v!r} is not scheme://host:port (http, https or socks5)")
-        return v.strip().rstrip("/")
+        from urllib.parse import urlsplit
+
+        text = v.strip().rstrip("/")
+        parts = urlsplit(text)
+        try:
+            port = parts.port
+        except ValueError:
+            port = -1
+        if parts.scheme not in ("http", "https", "socks5") or not parts.hostname or port == -1 \
+                or parts.path or parts.query:
+            raise ValueError(f"proxy {v!r} is not scheme://host:port (http, https or socks5, a port of 1-65535)")
+        return text
 
     @field_validator("headers")
     @classmethod

@@ -11,7 +11,7 @@ import re
 
 from visx.clean.guard import Guard
 from visx.clean.page import Marks, PageView
-from visx.clean.reasons import AD_CLASS_HINT, AD_IFRAME, AD_STANDARD_SIZE
+from visx.clean.reasons import AD_CLASS_HINT, AD_FRAME_HINT, AD_IFRAME, AD_STANDARD_SIZE
 from visx.clean.thresholds import AD_LOOSE_SLACK_PX, AD_MAX_TEXT, AD_SIZE_TOL_PX, AD_SIZES, AD_WORDS
 from visx.model import Node
 
@@ -40,10 +40,14 @@ def remove_ads(view: PageView, marks: Marks, guard: Guard) -> None:
 
 
 def _ad_reason(nd: Node, text_len: int) -> str | None:
-    if nd.tag == "iframe" and not nd.children:
-        # A frame whose document was not captured (failed, blocked, empty) holds
-        # no record; one with content is judged by size like any other box.
-        return AD_IFRAME
+    if nd.tag == "iframe":
+        if not nd.children:
+            # A frame whose document was not captured (failed, blocked, empty) holds no record.
+            return AD_IFRAME
+        # One with content is judged by size like any box, and by its names: an ad
+        # network's frame says so in its id, name or address (google_ads_iframe, /ads.htm).
+        if has_ad_hint(nd.id, (*nd.classes, nd.attrs.get("name", "")[:200], *_url_tokens(nd.attrs.get("src", "")))):
+            return AD_FRAME_HINT
     exact = _fits(_EXACT, nd.w, nd.h)
     if exact and text_len <= AD_MAX_TEXT:
         return AD_STANDARD_SIZE
@@ -85,6 +89,13 @@ def _fits(table: dict[int, list[_Unit]], w: float, h: float) -> bool:
 def match_size(w: float, h: float, *, loose: bool = False) -> bool:
     """Is ``w`` x ``h`` a standard ad unit (``loose``: give or take a label or padding)?"""
     return _fits(_LOOSE if loose else _EXACT, w, h)
+
+
+def _url_tokens(url: str) -> tuple[str, ...]:
+    """The host labels and path segments of a frame's address (no query: it carries anything)."""
+    rest = url.split("?", 1)[0].split("#", 1)[0]
+    rest = rest.split("://", 1)[-1]
+    return tuple(part for part in re.split(r"[/.]", rest) if part)
 
 
 def has_ad_hint(ident: str, classes: tuple[str, ...]) -> bool:

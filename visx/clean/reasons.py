@@ -30,6 +30,7 @@ COLUMN_RIGHT: Final = "column:right"
 AD_IFRAME: Final = "ad:iframe"
 AD_STANDARD_SIZE: Final = "ad:standard-size"
 AD_CLASS_HINT: Final = "ad:class-hint"
+AD_FRAME_HINT: Final = "ad:frame-hint"
 
 REASONS: Final = frozenset(
     {
@@ -50,6 +51,7 @@ REASONS: Final = frozenset(
         AD_IFRAME,
         AD_STANDARD_SIZE,
         AD_CLASS_HINT,
+        AD_FRAME_HINT,
     }
 )
 

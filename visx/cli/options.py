@@ -123,7 +123,7 @@ def parse_pairs(items: list[str], sep: str, option: str, form: str) -> dict[str,
     for item in items:
         name, found, value = item.partition(sep)
         if not found or not name.strip():
-            raise ConfigError(f"option {option} {item!r} is not {form}")
+            raise ConfigError(f"option {option}: {item!r} is not {form}")
         out[name.strip()] = value.strip()
     return out
 

@@ -31,6 +31,7 @@ REASONS: Final[dict[str, str]] = {
     "ad:iframe": "an embedded frame (iframe) whose document was not captured, the usual carrier of ads",
     "ad:standard-size": "has the size of a standard ad slot (300x250, 728x90, ...)",
     "ad:class-hint": "looks like an ad slot by its id or class",
+    "ad:frame-hint": "an embedded frame whose id, class, name or address says ad",
 }
 
 

@@ -9,10 +9,22 @@
   if (window[KEY]) return true;
   const IDX_ATTRS = ['row-index', 'aria-rowindex', 'aria-posinset', 'data-index', 'data-row-index',
                      'data-id', 'data-key', 'data-item-id', 'row-id'];
-  const MORE = new RegExp('^\\s*(' + cfg.more.join('|') + ')\\s*[.…!]*\\s*$', 'i');
+  const MORE = new RegExp('^\\s*(' + cfg.more.join('|') + ')\\s*$', 'i');
   const NEXT = new RegExp('^\\s*(' + cfg.next.join('|') + ')\\s*$', 'i');
   const CONTROLS = 'button, a, [role=button], [role=link], input[type=button], input[type=submit], summary';
   const S = {anchor: null, path: '', seen: new Map(), stepOf: new WeakMap(), prev: [], page: 1};
+  // Every element matching sel, in the document and in every open shadow root.
+  const deepAll = (sel) => {
+    const out = [];
+    const walk = (root) => {
+      out.push(...root.querySelectorAll(sel));
+      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
+    };
+    walk(document);
+    return out;
+  };
+  // A control's label without counts and punctuation: "Load 20 more (240)" -> "load more".
+  const bare = (v) => (v || '').replace(/[\d.,:;!?…()\[\]{}+\-–—|•·]+/g, ' ').replace(/\s+/g, ' ').trim();
 
   const els = () => (window[Symbol.for('visx.els')] || {els: []}).els;
   // Rows: children with text or media. A virtualiser's sizer or spacer (an empty
@@ -145,7 +157,13 @@
       const view = box ? box.clientHeight : innerHeight;
       const end = box ? box.scrollHeight - view : document.documentElement.scrollHeight - innerHeight;
       let to = a.stepwise ? before + view * a.share : end;
-      if (a.nudge) to = Math.max(0, before - view / 2);
+      if (a.nudge) {
+        // The list's end in view (a loader watching for it sits there, above a tall footer).
+        const an = anchor();
+        const r = an ? an.getBoundingClientRect() : null;
+        const top = box ? box.getBoundingClientRect().top : 0;
+        to = r ? before + (r.bottom - top) - view * 0.6 : Math.max(0, before - view / 2);
+      }
       to = Math.max(0, Math.min(to, end));
       if (box) box.scrollTop = to; else window.scrollTo(scrollX, to);
       const after = box ? box.scrollTop : scrollY;
@@ -164,10 +182,10 @@
       const rows = kids(a).filter(shown).map((c) => c.getBoundingClientRect());
       const last = rows.length ? Math.max(...rows.map((r) => r.bottom)) : ar.bottom;
       let best = null, bestD = Infinity;
-      for (const el of document.querySelectorAll(CONTROLS)) {
+      for (const el of deepAll(CONTROLS)) {
         if (!shown(el) || el.disabled || el.getAttribute('aria-disabled') === 'true') continue;
         const label = (el.getAttribute('aria-label') || el.value || el.textContent || '').replace(/\s+/g, ' ').trim();
-        if (!label || label.length > 40 || !MORE.test(label)) continue;
+        if (!label || label.length > 40 || !MORE.test(bare(label))) continue;
         const r = el.getBoundingClientRect();
         // After the records (inside the list only below its last record), across the list.
         if (a.contains(el) && rows.some((q) => q.top >= r.bottom)) continue;
@@ -212,10 +230,11 @@
         return {how, text: (good[0].textContent || good[0].getAttribute('aria-label') || '').trim().slice(0, 40),
                 href: String(href), link: good[0].localName === 'link'};
       };
-      let found = pick(Array.from(document.querySelectorAll('a[rel~=next], button[rel~=next], link[rel~=next]')), 'rel=next');
+      let found = pick(deepAll('a[rel~=next], button[rel~=next], link[rel~=next]'), 'rel=next');
       if (found) return found;
       const worded = [];
-      for (const el of document.querySelectorAll(CONTROLS)) {
+      const controls = deepAll(CONTROLS);
+      for (const el of controls) {
         const label = [el.getAttribute('aria-label'), el.getAttribute('title'), el.textContent, el.value]
           .map((v) => (v || '').replace(/\s+/g, ' ').trim()).filter((v) => v && v.length <= 30);
         if (label.some((v) => NEXT.test(v))) worded.push(el);
@@ -226,7 +245,7 @@
       const current = document.querySelector('[aria-current=page], [aria-current=true]');
       let cur = current ? parseInt((current.textContent || '').trim(), 10) : NaN;
       if (isNaN(cur)) cur = S.page;
-      const numbered = Array.from(document.querySelectorAll(CONTROLS)).filter(
+      const numbered = controls.filter(
         (el) => (el.textContent || '').trim() === String(cur + 1));
       return pick(numbered, 'page number');
     },

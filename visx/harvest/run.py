@@ -102,6 +102,7 @@ class _State:
     steps: list[dict[str, Any]] = field(default_factory=list)
     visited: set[str] = field(default_factory=set)
     pages_seen: list[frozenset[str]] = field(default_factory=list)
+    late_warned: bool = False
 
 
 async def harvest(page: Page, tracker: RequestTracker, cfg: RenderConfig, frames: FrameLog,
@@ -160,7 +161,8 @@ class _Harvest:
         st = self.state
         batches = 1
         virtual_steps = 0
-        order = ["scroll", "more", "next"]
+        # Without JavaScript nothing on the page answers a scroll or a click: only links lead on.
+        order = ["scroll", "more", "next"] if self.cfg.javascript else ["next"]
         while time.perf_counter() < self.deadline and st.rows < MAX_ROWS:
             virtual = self._virtual(layout)
             if not virtual and batches >= self.cfg.pages:
@@ -180,7 +182,7 @@ class _Harvest:
                     break
             if not took:
                 break
-            order = [took] + [m for m in ("scroll", "more", "next") if m != took]
+            order = [took] + [m for m in order if m != took]
             if took == "scroll" and virtual:
                 virtual_steps += 1
             else:
@@ -210,9 +212,12 @@ class _Harvest:
             found = await self._eval("findMore")
             if not found:
                 return False
-            await self._eval("clickMore")
             action = f"load-more {found['text']!r}"
-            prog = await self._wait(False)
+            try:
+                await self._eval("clickMore")
+                prog = await self._wait(False)
+            except _Navigated:  # the control was a link to another page
+                prog = _Progress(navigated=True)
         else:
             return await self._next(t0)
         if prog.navigated:
@@ -250,6 +255,11 @@ class _Harvest:
             if s["fresh"] == 0 and not busy and now - start >= least:
                 return _Progress(0, s["removed"])
             if now >= step_deadline:
+                if busy and s["fresh"] == 0 and not self.state.late_warned:
+                    self.state.late_warned = True
+                    self.warnings.append(
+                        f"harvest: the page was still loading when a step ran out of time "
+                        f"({self.cfg.timeout_s:g} s); more of the list may be left: raise --timeout")
                 return _Progress(s["fresh"], s["removed"], s["lost"])
             await asyncio.sleep(0.05)
 
@@ -261,7 +271,8 @@ class _Harvest:
         if href and href in self.state.visited and not href.startswith("javascript:"):
             self.notes.append(f"harvest: the next link leads to a page already taken ({href[:120]}); stopped")
             return False
-        await self._eval("clickNext")
+        with contextlib.suppress(_Navigated):
+            await self._eval("clickNext")
         await asyncio.sleep(SCROLL_REACT_S)
         return await self._arrived(t0, f"next {found['how']} {found['text']!r}")
 
@@ -272,7 +283,8 @@ class _Harvest:
         step_deadline = min(self.deadline, time.perf_counter() + self.cfg.timeout_s)
         with contextlib.suppress(PlaywrightError):
             await self.page.wait_for_load_state("load", timeout=max(1.0, (step_deadline - time.perf_counter()) * 1000))
-        await settle(self.page, self.tracker, self.cfg, step_deadline)
+        if self.cfg.javascript:
+            await settle(self.page, self.tracker, self.cfg, step_deadline)
         url = self.page.url.split("#")[0]
         dom = await self._capture()
         found = self._main_list(dom, prefer=self.state.anchor_xpath)
@@ -334,7 +346,7 @@ class _Harvest:
     # -- page helpers -----------------------------------------------------------------
 
     async def _capture(self) -> Columns:
-        got = await capture(self.page, self.frames, self.notes)
+        got = await capture(self.page, self.frames, self.notes, javascript=self.cfg.javascript)
         return json.loads(got) if isinstance(got, str) else got
 
     def _main_list(self, dom: Columns, prefer: str = "") -> tuple[int, str] | None:

@@ -22,9 +22,10 @@ from visx.model import (
     VIS_DISPLAY_NONE,
     VIS_HIDDEN,
     VIS_TRANSPARENT,
+    VIS_ZERO_SIZE,
 )
 from visx.render.columns import Columns, insert_forest
-from visx.render.thresholds import FRAME_ANSWER_S, MAX_FRAME_DEPTH, MAX_FRAMES
+from visx.render.thresholds import FRAME_ANSWER_S, MAX_FRAME_DEPTH, MAX_FRAMES, MIN_FRAME_AREA
 
 if TYPE_CHECKING:
     from playwright.async_api import Frame, Page
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 _JS: dict[str, str] = {}
 _CLOSED = re.compile(r'"closed":(\d+)\}\}$')
 
+_UNSEEN = VIS_DISPLAY_NONE | VIS_HIDDEN | VIS_TRANSPARENT | VIS_ZERO_SIZE
 _OWNER_JS = """(el) => { const s = window[Symbol.for('visx.els')];
   return s && s.index.has(el) ? s.index.get(el) : -1; }"""
 
@@ -59,8 +61,12 @@ class FrameLog:
     """frame -> (the URL it tried, why it failed)."""
 
 
-async def capture(page: Page, log: FrameLog, notes: list[str]) -> str | Columns:
-    """The page as columns: the JSON text when no frame holds content, else a dict with frames spliced."""
+async def capture(page: Page, log: FrameLog, notes: list[str], *, javascript: bool = True) -> str | Columns:
+    """The page as columns: the JSON text when no frame holds content, else a dict with frames spliced.
+
+    Frames are read at the same time (one that hangs costs its own time limit once,
+    not once per frame). Hidden and tiny frames (trackers, sync pixels) are skipped:
+    nothing in them is seen; so are blank ones with JavaScript off, which nothing filled."""
     text: str = await page.main_frame.evaluate(script("collect.js"), collect_args())
     m = _CLOSED.search(text[-400:])
     if m and int(m.group(1)):
@@ -72,16 +78,16 @@ async def capture(page: Page, log: FrameLog, notes: list[str]) -> str | Columns:
     if not dom.get("n"):
         return text
     budget = [MAX_FRAMES]
-    return await _with_frames(page.main_frame, dom, log, notes, 1, budget)
+    return await _with_frames(page.main_frame, dom, log, notes, 1, budget, javascript)
 
 
 async def _with_frames(frame: Frame, dom: Columns, log: FrameLog, notes: list[str], depth: int,
-                       budget: list[int]) -> Columns:
+                       budget: list[int], javascript: bool) -> Columns:
     offsets = {int(i): (x, y) for i, x, y in zip(dom["frames"][0::3], dom["frames"][1::3], dom["frames"][2::3],
                                                   strict=True)}
-    pieces: list[tuple[int, Columns]] = []
+    todo = []
     for child in frame.child_frames:
-        if child.is_detached():
+        if child.is_detached() or (not javascript and child.url.startswith(("about:blank", "javascript:"))):
             continue
         label = _frame_label(child)
         if depth > MAX_FRAME_DEPTH:
@@ -91,14 +97,18 @@ async def _with_frames(frame: Frame, dom: Columns, log: FrameLog, notes: list[st
             notes.append(f"frame {label} left out: more than {MAX_FRAMES} frames on the page")
             continue
         budget[0] -= 1
-        sub = await _frame_columns(frame, child, label, log, notes)
+        todo.append((child, label))
+    got = await asyncio.gather(*(_frame_columns(frame, child, label, log, notes, dom)
+                                 for child, label in todo))
+    pieces: list[tuple[int, Columns]] = []
+    for (child, _label), sub in zip(todo, got, strict=True):
         if sub is None:
             continue
         at, sub_dom = sub
         if at not in offsets:
             continue
         if child.child_frames:
-            sub_dom = await _with_frames(child, sub_dom, log, notes, depth + 1, budget)
+            sub_dom = await _with_frames(child, sub_dom, log, notes, depth + 1, budget, javascript)
         pieces.append((at, sub_dom))
     # From the last <iframe> to the first, so the indices of earlier ones stay right.
     for at, sub_dom in sorted(pieces, key=lambda p: -p[0]):
@@ -110,22 +120,25 @@ async def _with_frames(frame: Frame, dom: Columns, log: FrameLog, notes: list[st
     return dom
 
 
-async def _frame_columns(parent: Frame, child: Frame, label: str, log: FrameLog,
-                         notes: list[str]) -> tuple[int, Columns] | None:
-    """(index of the child's <iframe> in the parent's capture, the child's columns), or None with a note."""
+async def _frame_columns(parent: Frame, child: Frame, label: str, log: FrameLog, notes: list[str],
+                         dom: Columns) -> tuple[int, Columns] | None:
+    """(index of the child's <iframe> in the parent's capture ``dom``, the child's columns), or None
+    (with a note when something went wrong, silently for a frame nobody can see)."""
     from playwright.async_api import Error as PlaywrightError
 
-    if child in log.failed or child.url.startswith("chrome-error:"):
-        url, why = log.failed.get(child, (child.url, "unknown error"))
-        notes.append(f"frame {url[:160]!r} left out: it failed to load ({why})")
-        return None
-    status = log.status.get(child, 0)
-    if status >= 400:
-        notes.append(f"frame {label} left out: it answered HTTP {status}")
-        return None
     try:
         owner = await asyncio.wait_for(child.frame_element(), FRAME_ANSWER_S)
         at = int(await asyncio.wait_for(parent.evaluate(_OWNER_JS, owner), FRAME_ANSWER_S))
+        if at < 0 or not _seen(dom, at):
+            return None
+        if child in log.failed or child.url.startswith("chrome-error:"):
+            url, why = log.failed.get(child, (child.url, "unknown error"))
+            notes.append(f"frame {url[:160]!r} left out: it failed to load ({why})")
+            return None
+        status = log.status.get(child, 0)
+        if status >= 400:
+            notes.append(f"frame {label} left out: it answered HTTP {status}")
+            return None
         text = await asyncio.wait_for(child.evaluate(script("collect.js"), collect_args()), FRAME_ANSWER_S)
     except TimeoutError:
         notes.append(f"frame {label} left out: it did not answer within {FRAME_ANSWER_S:g} s")
@@ -140,6 +153,12 @@ async def _frame_columns(parent: Frame, child: Frame, label: str, log: FrameLog,
     if not sub.get("n"):
         return None
     return at, sub
+
+
+def _seen(dom: Columns, at: int) -> bool:
+    """The <iframe> at ``at`` is shown and larger than a tracking pixel."""
+    w, h = dom["box"][4 * at + 2], dom["box"][4 * at + 3]
+    return not dom["vis"][at] & _UNSEEN and w * h >= MIN_FRAME_AREA
 
 
 def _frame_label(frame: Frame) -> str:

@@ -34,6 +34,16 @@
   const closedRoots = window[Symbol.for('visx.closedRoots')];
   const doc = get(Document.prototype, 'documentElement').call(document);
   if (!doc) return JSON.stringify({n: 0});
+  // Finite animations and transitions jump to their end: a list that fades in is
+  // captured as the user sees it a moment later, whatever the machine's speed.
+  if (document.getAnimations) {
+    for (const a of document.getAnimations()) {
+      try {
+        const t = a.effect && a.effect.getComputedTiming();
+        if (a.playState !== 'finished' && t && Number.isFinite(t.endTime)) a.finish();
+      } catch (err) { /* an animation that cannot finish keeps running */ }
+    }
+  }
   const body = get(Document.prototype, 'body').call(document);
   const baseURI = get(Node.prototype, 'baseURI').call(document);
   const sx = window.scrollX, sy = window.scrollY;

@@ -353,15 +353,19 @@ async def _navigate(context: BrowserContext, page: Page, src: Source, cfg: Rende
         # with the network allowed its stylesheets and scripts load from there.
         base = cfg.base_url
         body = src.value
+        doc_url = base.split("#", 1)[0]  # a request never carries the fragment
 
         async def serve(route: Route) -> None:
             await route.fulfill(status=200, content_type="text/html; charset=utf-8", body=body)
 
-        await page.route(base, serve)
+        cookies = cookie_list(cfg, doc_url)
+        if cookies:
+            await context.add_cookies(cookies)  # type: ignore[arg-type]
+        await page.route(doc_url, serve)
         try:
             await page.goto(base, wait_until="load", timeout=remaining_ms())
         finally:
-            await page.unroute(base, serve)
+            await page.unroute(doc_url, serve)
         return 0
     cookies = cookie_list(cfg, src.value)
     if cookies:
@@ -458,13 +462,13 @@ async def _load(
     t_settle = time.perf_counter()
     dom: str | Columns
     try:
-        if cfg.pages > 1 and cfg.javascript and not partial:
+        if cfg.pages > 1 and not partial:
             from visx.harvest import harvest
 
             got = await harvest(page, tracker, cfg, watch.frames, notes, warnings, full)
             dom, harvest_log = got.columns, got.log
         else:
-            dom = await capture(page, watch.frames, notes)
+            dom = await capture(page, watch.frames, notes, javascript=cfg.javascript)
         t_eval = time.perf_counter()
         shot: bytes | None = None
         if cfg.screenshot:

@@ -24,6 +24,9 @@ MAX_FRAMES = 64
 page of thousands would multiply capture time by as much, and the ones past
 the limit are named in the snapshot's notes."""
 
+MIN_FRAME_AREA = 400.0
+"""Frames smaller than 20x20 px are tracking and sync pixels, never a list: not captured."""
+
 MAX_FRAME_DEPTH = 4
 """Frames inside frames followed this deep: a list is rarely more than one frame
 down, and a frame that embeds itself must not recurse without end."""
