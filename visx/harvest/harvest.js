@@ -9,8 +9,15 @@
   if (window[KEY]) return true;
   const IDX_ATTRS = ['row-index', 'aria-rowindex', 'aria-posinset', 'data-index', 'data-row-index',
                      'data-id', 'data-key', 'data-item-id', 'row-id'];
-  const MORE = new RegExp('^\\s*(' + cfg.more.join('|') + ')\\s*$', 'i');
+  // A "Load more" label: one of the phrases, perhaps followed by what it loads ("Show more products").
+  const MORE = new RegExp('^\\s*(' + cfg.more.join('|') + ')(\\s+\\S+){0,2}\\s*$', 'i');
+  // A next label: one of the words alone, or a next word beside a page word in a short
+  // label ("Go to next page", "Nächste Seite anzeigen").
   const NEXT = new RegExp('^\\s*(' + cfg.next.join('|') + ')\\s*$', 'i');
+  const NEXT_WORD = new RegExp('(^|\\s)(' + cfg.nextWords.join('|') + ')(\\s|$)', 'i');
+  const PAGE_WORD = new RegExp('(^|\\s)(' + cfg.pageWords.join('|') + ')(\\s|$)', 'i');
+  const nextLabel = (v) => NEXT.test(v) || (v.split(/\s+/).length <= 5 && NEXT_WORD.test(v) && PAGE_WORD.test(v));
+  const NEXT_CLASS = /(^|[\s_-])next($|[\s_-])/i;
   const CONTROLS = 'button, a, [role=button], [role=link], input[type=button], input[type=submit], summary';
   const S = {anchor: null, path: '', seen: new Map(), stepOf: new WeakMap(), prev: [], page: 1};
   // Every element matching sel, in the document and in every open shadow root.
@@ -203,8 +210,10 @@
       const a = anchor();
       const ar = a ? a.getBoundingClientRect() : null;
       const here = location.href.split('#')[0];
+      const off = (e) => e && (e.disabled || e.getAttribute('aria-disabled') === 'true'
+        || /(^|\s)(disabled|is-disabled)(\s|$)/i.test(String(e.getAttribute('class') || '')));
       const ok = (el) => {
-        if (el.disabled || el.getAttribute('aria-disabled') === 'true' || /\bdisabled\b/.test(el.className || '')) return false;
+        if (off(el) || off(el.parentElement) || (el.parentElement && off(el.parentElement.parentElement))) return false;
         if (el.localName === 'a') {
           const href = el.getAttribute('href');
           if (href === null) return true;
@@ -234,12 +243,22 @@
       if (found) return found;
       const worded = [];
       const controls = deepAll(CONTROLS);
+      const classed = [];
       for (const el of controls) {
-        const label = [el.getAttribute('aria-label'), el.getAttribute('title'), el.textContent, el.value]
+        // Its own label, its wrapper's title (<li title="Next Page"><button>), its icon's label.
+        const icon = el.querySelector('[aria-label], [title], img[alt]');
+        const parent = el.parentElement;
+        const label = [el.getAttribute('aria-label'), el.getAttribute('title'), el.textContent, el.value,
+                       parent && parent.getAttribute('title'), parent && parent.getAttribute('aria-label'),
+                       icon && (icon.getAttribute('aria-label') || icon.getAttribute('title') || icon.getAttribute('alt'))]
           .map((v) => (v || '').replace(/\s+/g, ' ').trim()).filter((v) => v && v.length <= 30);
-        if (label.some((v) => NEXT.test(v))) worded.push(el);
+        if (label.some(nextLabel)) worded.push(el);
+        else if (NEXT_CLASS.test(String(el.getAttribute('class') || ''))
+                 || (parent && parent.localName === 'li' && NEXT_CLASS.test(String(parent.getAttribute('class') || '')))) {
+          classed.push(el);
+        }
       }
-      found = pick(worded, 'text');
+      found = pick(worded, 'text') || pick(classed, 'class');
       if (found) return found;
       // Page numbers: the control whose number is one past the current page's.
       const current = document.querySelector('[aria-current=page], [aria-current=true]');

@@ -38,14 +38,18 @@ from visx.config import Config, RenderConfig
 from visx.harvest.stitch import Batch, stitch
 from visx.harvest.thresholds import (
     GROWTH_MIN_WAIT_S,
+    GROWTH_POLL_S,
     GROWTH_WAIT_FACTOR,
     MAX_ROWS,
     MORE_WORDS,
+    NEXT_TERMS,
     NEXT_WORDS,
+    PAGE_TERMS,
     STEP_QUIET_MS,
     VIRTUAL_CONTENT_RATIO,
     VIRTUAL_MAX_STEPS,
     VIRTUAL_MIN_WAIT_S,
+    VIRTUAL_POLL_S,
     VIRTUAL_SETTLE_MS,
     VIRTUAL_STEP_SHARE,
 )
@@ -261,7 +265,7 @@ class _Harvest:
                         f"harvest: the page was still loading when a step ran out of time "
                         f"({self.cfg.timeout_s:g} s); more of the list may be left: raise --timeout")
                 return _Progress(s["fresh"], s["removed"], s["lost"])
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(VIRTUAL_POLL_S if virtual else GROWTH_POLL_S)
 
     async def _next(self, t0: float) -> bool:
         found = await self._eval("findNext")
@@ -366,7 +370,8 @@ class _Harvest:
 
     async def _install(self, dom: Columns, anchor: int) -> bool:
         """Point the in-page half at the list: ``anchor`` of ``dom``, the page's last capture."""
-        await self.page.evaluate(_harvest_js(), {"more": _words(MORE_WORDS), "next": _words(NEXT_WORDS)})
+        await self.page.evaluate(_harvest_js(), {"more": _words(MORE_WORDS), "next": _words(NEXT_WORDS),
+                                                 "nextWords": _words(NEXT_TERMS), "pageWords": _words(PAGE_TERMS)})
         return bool(await self.page.evaluate(f"(a) => {_H}.install(a)",
                                              {"index": _main_frame_index(dom, anchor), "page": self.state.page}))
 
