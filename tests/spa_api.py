@@ -8,6 +8,8 @@ test can make an API slower than visx's settle wait with small numbers.
     GET /api/spa/items?offset=0&limit=20&total=100&delay=0
         -> {"items": [item, ...], "offset": 0, "total": 100}
     GET /api/spa/session?delay=0 -> {"user": "demo"}
+    GET /api/spa/listing?page=1&per=10&total=30&delay=0 -> a server-rendered HTML page of the
+        items, with a pager whose "Next ›" link (no rel) leads to the following page
 
 Run alone to serve ``fixtures/`` with this API for manual work on the apps:
 ``python tests/spa_api.py [--port 8765]``.
@@ -56,6 +58,22 @@ def _int(q: dict[str, list[str]], name: str, default: int, lo: int, hi: int) -> 
     return max(lo, min(hi, v))
 
 
+def _listing(q: dict[str, list[str]]) -> str:
+    """One page of a server-rendered list; the next page is a plain link, as old sites do it."""
+    page = _int(q, "page", 1, 1, MAX_TOTAL)
+    per = _int(q, "per", 10, 1, 1000)
+    total = _int(q, "total", 30, 0, MAX_TOTAL)
+    delay = _int(q, "delay", 0, 0, MAX_DELAY_MS)
+    ids = range((page - 1) * per + 1, min(total, page * per) + 1)
+    rows = "".join(f'<tr><td class="title"><a href="/item/{i}">{item(i)["title"]}</a></td>'
+                   f'<td class="price">${item(i)["price"]:.2f}</td><td>{item(i)["category"]}</td></tr>' for i in ids)
+    more = page * per < total
+    nxt = f'<a href="listing?page={page + 1}&per={per}&total={total}&delay={delay}">Next ›</a>' if more else ""
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Listing page {page}</title></head>"
+            f"<body><h1>Listing</h1><table class='listing'><tbody>{rows}</tbody></table>"
+            f"<p class='pager'>Page {page} {nxt}</p></body></html>")
+
+
 def handle(path: str) -> tuple[int, str, bytes] | None:
     """(status, content type, body) for an API path with its query, or None when not an API path."""
     parts = urlsplit(path)
@@ -74,6 +92,8 @@ def handle(path: str) -> tuple[int, str, bytes] | None:
         body: Any = {"items": [item(i) for i in ids], "offset": offset, "total": total}
     elif name == "session":
         body = {"user": "demo"}
+    elif name == "listing":
+        return 200, "text/html; charset=utf-8", _listing(q).encode()
     else:
         return 404, "application/json", b'{"error": "no such endpoint"}'
     return 200, "application/json", json.dumps(body).encode()

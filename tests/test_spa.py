@@ -264,3 +264,10 @@ def test_server_rendered_pages_by_rel_next_and_next_words(server: LocalServer, j
     assert any("followed 2 next link(s)" in n for n in ex.snapshot.notes)
     assert any("already taken" in n for n in ex.snapshot.notes)
     assert [r.step for r in ex.regions[0].records] == [k // 10 for k in range(30)]
+
+
+def test_next_links_to_a_slow_server(server: LocalServer) -> None:
+    # Each page takes 0.8 s to answer: the harvest waits for the new document, not the old one.
+    ex = visx.extract(server.url("api/spa/listing?page=1&per=10&total=30&delay=800"), cfg(pages=10))
+    assert ids_of(ex) == list(range(1, 31))
+    assert any("followed 2 next link(s)" in n for n in ex.snapshot.notes)

@@ -84,8 +84,15 @@
     const cs = getComputedStyle(el);
     return /(auto|scroll|overlay)/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 2;
   };
+  // The parent in the rendered tree: a slot for a slotted element, the host for a shadow root's child.
+  const flatParent = (e) => {
+    if (e.assignedSlot) return e.assignedSlot;
+    if (e.parentElement) return e.parentElement;
+    const root = e.getRootNode();
+    return root instanceof ShadowRoot ? root.host : null;
+  };
   const scroller = () => {
-    for (let e = anchor(); e && e !== document.body && e !== document.documentElement; e = e.parentElement) {
+    for (let e = anchor(); e && e !== document.body && e !== document.documentElement; e = flatParent(e)) {
       if (scrollable(e)) return e;
     }
     return null;
@@ -271,7 +278,11 @@
     clickNext() {
       const el = S.next;
       if (!el || (!el.isConnected)) return false;
-      if (el.localName === 'link') { location.href = el.href; return true; }
+      // A <link rel=next>, or a link that would open another tab: go there in this one.
+      if (el.localName === 'link' || (el.localName === 'a' && el.target && el.target !== '_self' && el.href)) {
+        location.href = el.href;
+        return true;
+      }
       el.click();
       return true;
     },

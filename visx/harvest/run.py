@@ -275,10 +275,25 @@ class _Harvest:
         if href and href in self.state.visited and not href.startswith("javascript:"):
             self.notes.append(f"harvest: the next link leads to a page already taken ({href[:120]}); stopped")
             return False
+        before = self.page.url.split("#")[0]
+        leaves = bool(href) and not href.startswith("javascript:") and href != before
         with contextlib.suppress(_Navigated):
             await self._eval("clickNext")
+        if leaves and not await self._left(before):
+            self.notes.append(f"harvest: the next link to {href[:120]} led nowhere in {self.cfg.timeout_s:g} s; "
+                              "stopped")
+            return False
         await asyncio.sleep(SCROLL_REACT_S)
         return await self._arrived(t0, f"next {found['how']} {found['text']!r}")
+
+    async def _left(self, before: str) -> bool:
+        """Wait until the page is at another address (a new document, or a route of the same one)."""
+        deadline = min(self.deadline, time.perf_counter() + self.cfg.timeout_s)
+        while time.perf_counter() < deadline:
+            if self.page.url.split("#")[0] != before:
+                return True
+            await asyncio.sleep(GROWTH_POLL_S)
+        return False
 
     async def _arrived(self, t0: float, action: str) -> bool:
         """After a next link or a navigating click: settle, find the list again, take its rows."""

@@ -52,33 +52,44 @@ def take_forest(dom: Columns, roots: Sequence[int]) -> Columns:
     return out
 
 
+class _Interned:
+    """The tag names and style tuples of ``out``, and where another capture's ids land in them."""
+
+    def __init__(self, out: Columns) -> None:
+        self.out = out
+        self.tag_ids = {t: k for k, t in enumerate(out["tags"])}
+        self.style_ids = {tuple(s): k for k, s in enumerate(out["styles"])}
+
+    def maps(self, src: Columns) -> tuple[dict[int, int], dict[int, int]]:
+        """``src``'s tag ids and style ids -> ``out``'s, adding the names and styles ``out`` lacks
+        (only those ``src`` uses)."""
+        tmap: dict[int, int] = {}
+        for t in set(src["tag"]):
+            name = src["tags"][t]
+            if name not in self.tag_ids:
+                self.tag_ids[name] = len(self.out["tags"])
+                self.out["tags"].append(name)
+            tmap[t] = self.tag_ids[name]
+        smap: dict[int, int] = {}
+        for sid in set(src["sty"]):
+            st = tuple(src["styles"][sid])
+            if st not in self.style_ids:
+                self.style_ids[st] = len(self.out["styles"])
+                self.out["styles"].append(list(st))
+            smap[sid] = self.style_ids[st]
+        return tmap, smap
+
+
 def _append(out: Columns, src: Columns, keep: Sequence[int], index_of: Callable[[int], int],
             parent_of: Callable[[int], int], dx: float = 0.0, dy: float = 0.0) -> None:
     """Append ``src``'s nodes ``keep`` to ``out``: ``index_of`` gives any ``src`` node's index
     in ``out`` (-1 when it is not there), ``parent_of`` a kept node's parent in ``out``."""
-    tag_ids = {t: k for k, t in enumerate(out["tags"])}
-    style_ids = {tuple(s): k for k, s in enumerate(out["styles"])}
-    tmap: dict[int, int] = {}
-    smap: dict[int, int] = {}
+    tmap, smap = _Interned(out).maps(src)
     b = src["box"]
     for old in keep:
-        t = src["tag"][old]
-        if t not in tmap:
-            name = src["tags"][t]
-            if name not in tag_ids:
-                tag_ids[name] = len(out["tags"])
-                out["tags"].append(name)
-            tmap[t] = tag_ids[name]
-        s = src["sty"][old]
-        if s not in smap:
-            st = tuple(src["styles"][s])
-            if st not in style_ids:
-                style_ids[st] = len(out["styles"])
-                out["styles"].append(list(st))
-            smap[s] = style_ids[st]
         out["parent"].append(parent_of(old))
-        out["tag"].append(tmap[t])
-        out["sty"].append(smap[s])
+        out["tag"].append(tmap[src["tag"][old]])
+        out["sty"].append(smap[src["sty"][old]])
         for col in _DENSE:
             out[col].append(src[col][old])
         if dx or dy:
@@ -209,24 +220,10 @@ def split_roots(forest: Columns) -> list[Columns]:
 def concat(trees: Iterable[tuple[Columns, float, float]], like: Columns) -> Columns:
     """One forest of ``trees`` (each moved by its dx, dy), in order; tags and styles re-interned."""
     out = empty_like(like)
-    tag_ids: dict[str, int] = {}
-    style_ids: dict[tuple[str, ...], int] = {}
+    interned = _Interned(out)
     for t, dx, dy in trees:
         base = out["n"]
-        tmap = []
-        for name in t["tags"]:
-            if name not in tag_ids:
-                tag_ids[name] = len(out["tags"])
-                out["tags"].append(name)
-            tmap.append(tag_ids[name])
-        smap: dict[int, int] = {}
-        for s in t["sty"]:
-            if s not in smap:
-                st = tuple(t["styles"][s])
-                if st not in style_ids:
-                    style_ids[st] = len(out["styles"])
-                    out["styles"].append(list(st))
-                smap[s] = style_ids[st]
+        tmap, smap = interned.maps(t)
         out["parent"].extend(p + base if p >= 0 else -1 for p in t["parent"])
         out["tag"].extend(tmap[x] for x in t["tag"])
         out["sty"].extend(smap[x] for x in t["sty"])
