@@ -271,3 +271,12 @@ def test_next_links_to_a_slow_server(server: LocalServer) -> None:
     ex = visx.extract(server.url("api/spa/listing?page=1&per=10&total=30&delay=800"), cfg(pages=10))
     assert ids_of(ex) == list(range(1, 31))
     assert any("followed 2 next link(s)" in n for n in ex.snapshot.notes)
+
+
+def test_a_virtualised_list_without_pages_says_what_it_missed(server: LocalServer) -> None:
+    ex = visx.extract(spa(server, "aggrid.html?total=300"), cfg())
+    assert 0 < len(ex.regions[0].records) < 50
+    assert any("looks virtualised" in w and "--pages 2" in w for w in ex.warnings)
+    # Once harvested, the warning is gone.
+    full = visx.extract(spa(server, "aggrid.html?total=300"), cfg(pages=2))
+    assert not any("virtualised" in w for w in full.warnings)

@@ -23,12 +23,26 @@ as "Lamps (12)") from which a list reads as filters rather than data."""
 SIDE_COLUMN_SHARE = 0.25
 """A list no wider than this share of the page and ending in its left third is a side column."""
 
+VIRTUAL_PLACED_SHARE = 0.8
+"""Share of records placed with ``position: absolute`` (how react-window, TanStack Virtual
+and AG Grid place the rows they mount) before a tall list is read as virtualised."""
+
+VIRTUAL_CONTENT_RATIO = 1.5
+"""The list's content must be this many times taller than its mounted rows (the harvest's
+own test, ``visx.harvest.thresholds``)."""
+
 _FACET = re.compile(r"^[^()]{1,40}\(\s*\d[\d.,\s]*\)$")
 _TOGGLE_TYPES = frozenset({"checkbox", "radio"})
 
 
 def capture_warnings(snapshot: PageSnapshot, regions: list[Region]) -> list[str]:
     out = list(snapshot.warnings)
+    if regions and "harvest" not in snapshot.extra:
+        tall = virtualised_height(snapshot.nodes, regions[0], snapshot.viewport[1])
+        if tall:
+            out.append(f"{snapshot.source}: the main list looks virtualised ({len(regions[0].records)} rows "
+                       f"mounted in a list {tall:,.0f} px tall): only the mounted rows were captured; add "
+                       "--pages 2 to scroll it to its end")
     settle = snapshot.extra.get("settle")
     if not isinstance(settle, dict):
         return out
@@ -45,6 +59,23 @@ def capture_warnings(snapshot: PageSnapshot, regions: list[Region]) -> list[str]
                    f"captured ({busy}); the real list probably came later: wait for it with --wait-for "
                    "SELECTOR (a selector of its records) or raise --timeout")
     return out
+
+
+def virtualised_height(nodes: NodeTable, region: Region, view_h: float) -> float:
+    """The height of the list ``region``'s rows are placed in, when it is far taller than the rows
+    (the rows absolutely placed): a virtualised list showing only its mounted rows. Else 0."""
+    recs = region.records
+    if len(recs) < 2:
+        return 0.0
+    placed = sum(1 for r in recs if nodes.style(r.parts[0], "position") == "absolute")
+    if placed < VIRTUAL_PLACED_SHARE * len(recs):
+        return 0.0
+    parent = nodes[region.parent]
+    bottom = max([parent.y + parent.h] + [nodes[c].y + nodes[c].h for c in parent.children])
+    content = bottom - parent.y
+    top = min(r.bbox[1] for r in recs)
+    span = max(r.bbox[1] + r.bbox[3] for r in recs) - top
+    return content if content > VIRTUAL_CONTENT_RATIO * max(span, 1.0) and content > view_h else 0.0
 
 
 def _busy(settle: dict[str, object]) -> str:
