@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -212,6 +213,10 @@ def test_next_buttons_of_a_paginated_table(server: LocalServer) -> None:
 def test_virtualised_lists_are_scrolled_to_their_end(server: LocalServer, app: str) -> None:
     ex = visx.extract(spa(server, f"{app}?total=300"), cfg(pages=2))
     assert ids_of(ex) == list(range(1, 301))
+    # Unrolled as if every row were mounted: one below the other, and the page as tall.
+    boxes = [r.bbox for r in ex.regions[0].records]
+    assert all(b[1] >= a[1] + a[3] - 1 for a, b in pairwise(boxes))
+    assert ex.snapshot.height >= boxes[-1][1] + boxes[-1][3]
     steps = [r.step for r in ex.regions[0].records]
     assert steps == sorted(steps) and steps[-1] > 5
     assert ex.snapshot.extra["harvest"]["stitched"] is True

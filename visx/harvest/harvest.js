@@ -153,7 +153,10 @@
       for (const [k, n] of counts) if (n > (S.seen.get(k) || 0)) S.seen.set(k, n);
       for (const [c] of got) if (!S.stepOf.has(c)) S.stepOf.set(c, step);
       S.prev = kids(a);
-      return {rows: got.map((g) => g[0]), meta: {keys: got.map((g) => g[1]), anchor: rect(a), removed}};
+      // Where the list's content starts: a list that scrolls itself moves its rows, not its box.
+      const origin = rect(a);
+      if (a === scroller()) { origin[0] -= a.scrollLeft; origin[1] -= a.scrollTop; }
+      return {rows: got.map((g) => g[0]), meta: {keys: got.map((g) => g[1]), anchor: origin, removed}};
     },
     // The step that first showed each element of the last capture's anchor rows.
     steps() {

@@ -461,17 +461,23 @@ async def _load(
             "another one: raise --timeout, or wait for the list with --wait-for SELECTOR")
     t_settle = time.perf_counter()
     dom: str | Columns
+    shot: bytes | None = None
     try:
         if cfg.pages > 1 and not partial:
             from visx.harvest import harvest
 
+            # The first view's screenshot is kept for a stitched harvest, whose layout the
+            # page never shows at once (the last step is on screen by then).
+            first_view = await _screenshot(page, cfg, []) if cfg.screenshot else None
             got = await harvest(page, tracker, cfg, watch.frames, notes, warnings, full)
             dom, harvest_log = got.columns, got.log
+            if first_view is not None and harvest_log.get("stitched"):
+                shot = first_view
+                notes.append("the screenshot shows the first view; rows of later steps lie below it")
         else:
             dom = await capture(page, watch.frames, notes, javascript=cfg.javascript)
         t_eval = time.perf_counter()
-        shot: bytes | None = None
-        if cfg.screenshot:
+        if cfg.screenshot and shot is None:
             shot = await _screenshot(page, cfg, notes)
     except PlaywrightError as e:
         raise fail(e) from e
