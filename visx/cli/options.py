@@ -55,7 +55,8 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--allow-http-errors", action="store_true",
                    help="render 4xx/5xx pages instead of failing")
     g.add_argument("--base-url", metavar="URL",
-                   help="for HTML given as text: the URL its relative links resolve against")
+                   help="for HTML given as text: the URL it is served at (its relative links resolve "
+                   "against it, and it is the extraction's url); its resources load with --allow-network")
     g.add_argument("--chromium", type=Path, metavar="PATH",
                    help="Chromium binary to use (else $VISX_CHROMIUM, Playwright's, Debian's, PATH)")
     r = p.add_argument_group("requests")
