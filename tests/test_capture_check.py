@@ -118,3 +118,14 @@ def test_busy_page_without_any_list_warns_through_analyse() -> None:
     ex = analyse(snap)
     assert ex.warnings[0] == "shop: the page had not settled when captured"
     assert any("2 timer(s) pending" in w and "'Loading…'" in w for w in ex.warnings)
+
+
+def test_a_long_timer_pending_makes_a_filters_list_suspect() -> None:
+    # Nothing in flight, but a one-shot timer of a few seconds was still to fire (a client
+    # that waits 4 s before it fetches): not waited for, yet reason enough to warn.
+    snap, ul = _filters_page({"settled": True, "requests": [], "timers": 0, "later": 1, "quiet": True,
+                              "loading": ""})
+    region = Region(parent=ul, records=[Record([c], text=snap.nodes.text(c)) for c in snap.nodes[ul].children],
+                    bbox=(0, 100, 200, 150))
+    (warning,) = capture_warnings(snap, [region])
+    assert "1 timer(s) due within 30 s" in warning and "--wait-for" in warning

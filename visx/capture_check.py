@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from visx.model import NodeTable, PageSnapshot, Region
+from visx.render.thresholds import TIMER_LATER_MS
 
 NAV_EVIDENCE = ("menu_like", "link_list", "in_nav_container")
 """Ranking evidence (``visx.mine.rank``) that already says "navigation"."""
@@ -86,6 +87,9 @@ def _busy(settle: dict[str, object]) -> str:
     timers = settle.get("timers") or 0
     if isinstance(timers, int) and timers:
         parts.append(f"{timers} timer(s) pending")
+    later = settle.get("later") or 0
+    if isinstance(later, int) and later:
+        parts.append(f"{later} timer(s) due within {TIMER_LATER_MS // 1000} s")
     if settle.get("loading"):
         parts.append(f"showing {str(settle['loading'])[:40]!r}")
     if settle.get("quiet") is False:

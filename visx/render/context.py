@@ -11,11 +11,12 @@ from urllib.parse import unquote, urlsplit
 from visx.config import RenderConfig
 from visx.errors import ConfigError
 from visx.render.capture import script
-from visx.render.thresholds import TIMER_HORIZON_MS
+from visx.render.thresholds import TIMER_HORIZON_MS, TIMER_LATER_MS
 
 
 def hooks_script() -> str:
-    return script("hooks.js").replace("__HORIZON_MS__", str(TIMER_HORIZON_MS))
+    return (script("hooks.js").replace("__HORIZON_MS__", str(TIMER_HORIZON_MS))
+            .replace("__LATER_MS__", str(TIMER_LATER_MS)))
 
 
 def context_options(cfg: RenderConfig) -> dict[str, Any]:

@@ -4,8 +4,10 @@
 (() => {
   const KEY = Symbol.for('visx.hooks');
   if (window[KEY]) return;
-  const HORIZON = __HORIZON_MS__;
-  const state = {lastMutation: performance.now(), timers: new Map()};
+  const HORIZON = __HORIZON_MS__, LATER = __LATER_MS__;
+  // timers: short one-shot timers (waited for); later: longer ones, up to LATER ms (only
+  // reported: a page captured with one pending may not have asked for its data yet).
+  const state = {lastMutation: performance.now(), timers: new Map(), later: new Map()};
   Object.defineProperty(window, KEY, {value: state});
   const closed = new WeakMap();
   Object.defineProperty(window, Symbol.for('visx.closedRoots'), {value: closed});
@@ -45,19 +47,21 @@
   };
   window.setTimeout = native(function setTimeout(fn, ms, ...rest) {
     const delay = Number(ms) || 0;
-    if (typeof fn !== 'function' || delay > HORIZON) return setT.call(window, fn, ms, ...rest);
+    if (typeof fn !== 'function' || delay > LATER) return setT.call(window, fn, ms, ...rest);
     const key = keyOf(fn);
+    const list = delay > HORIZON ? state.later : state.timers;
     let id = 0;
     id = setT.call(window, function () {
-      state.timers.delete(id);
+      list.delete(id);
       fired(key);
       return fn.apply(this, arguments);
     }, ms, ...rest);
-    if (firedCount(key) < 2) state.timers.set(id, performance.now() + delay);
+    if (firedCount(key) < 2) list.set(id, performance.now() + delay);
     return id;
   }, 'setTimeout');
   window.clearTimeout = native(function clearTimeout(id) {
     state.timers.delete(id);
+    state.later.delete(id);
     return clearT.call(window, id);
   }, 'clearTimeout');
 })();

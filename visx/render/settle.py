@@ -39,13 +39,14 @@ LOADING_WORDS = (
 STATUS_JS = """(a) => {
   let s = window[Symbol.for('visx.hooks')];
   if (!s) {  // set_content documents and pages where the init script did not run
-    s = {lastMutation: performance.now(), timers: new Map()};
+    s = {lastMutation: performance.now(), timers: new Map(), later: new Map()};
     Object.defineProperty(window, Symbol.for('visx.hooks'), {value: s, configurable: true});
     new MutationObserver(() => { s.lastMutation = performance.now(); }).observe(document,
       {subtree: true, childList: true, attributes: true, characterData: true});
   }
   const now = performance.now();
-  const out = {quiet: now - s.lastMutation, timers: s.timers.size, loading: ''};
+  const out = {quiet: now - s.lastMutation, timers: s.timers.size, later: s.later ? s.later.size : 0,
+               loading: ''};
   if (!a.loading) return out;
   const shown = (el) => el && (el.checkVisibility ? el.checkVisibility({opacityProperty: true,
     visibilityProperty: true}) : el.getClientRects().length > 0);
@@ -106,6 +107,8 @@ class Settle:
     """Own requests still in flight when settling ended."""
     timers: int = 0
     """Short one-shot timers still pending."""
+    later: int = 0
+    """Longer one-shot timers (up to ``TIMER_LATER_MS``) pending: not waited for, only reported."""
     quiet: bool = True
     """The DOM had been quiet for ``quiet_ms``."""
     loading: str = ""
@@ -130,7 +133,7 @@ class Settle:
 
     def to_dict(self) -> dict[str, Any]:
         return {"settled": self.settled, "waited_s": round(self.waited_s, 3), "requests": self.requests[:10],
-                "timers": self.timers, "quiet": self.quiet, "loading": self.loading}
+                "timers": self.timers, "later": self.later, "quiet": self.quiet, "loading": self.loading}
 
 
 async def settle(page: Page, tracker: RequestTracker, cfg: RenderConfig, deadline: float,
@@ -151,7 +154,7 @@ async def settle(page: Page, tracker: RequestTracker, cfg: RenderConfig, deadlin
         try:
             state = await page.evaluate(STATUS_JS, {"loading": check_loading, "words": list(LOADING_WORDS)})
         except PlaywrightError:  # a navigation replaced the document: start over on the new one
-            state = {"quiet": 0.0, "timers": 0, "loading": ""}
+            state = {"quiet": 0.0, "timers": 0, "later": 0, "loading": ""}
         loading = str(state.get("loading") or "") if check_loading else ""
         done = (not tracker.inflight and not state["timers"] and state["quiet"] >= quiet
                 and (not loading or now >= loading_cap))
@@ -161,7 +164,7 @@ async def settle(page: Page, tracker: RequestTracker, cfg: RenderConfig, deadlin
                     last = await page.evaluate(STATUS_JS, {"loading": True, "words": list(LOADING_WORDS)})
                     loading = str(last.get("loading") or "")
             return Settle(settled=done, waited_s=now - t0, requests=tracker.pending(), timers=int(state["timers"]),
-                          quiet=state["quiet"] >= quiet, loading=loading)
+                          later=int(state.get("later") or 0), quiet=state["quiet"] >= quiet, loading=loading)
         await asyncio.sleep(min(POLL_S, max(0.0, deadline - now)))
 
 

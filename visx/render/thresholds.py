@@ -42,6 +42,11 @@ do (``hooks.js``): a client that waits 1-2.5 s before it fetches its list (a
 debounce, a staged start) is waited for; a banner or retry due in 5 s or more
 is not, since waiting for it would slow every page for no data."""
 
+TIMER_LATER_MS = 30_000
+"""One-shot timers due within this many ms (beyond ``TIMER_HORIZON_MS``) are not waited
+for but reported: a page captured with one pending may still be about to ask for
+its data, which turns a main list that looks like navigation into a warning."""
+
 POLL_S = 0.05
 """How often settling asks the page whether it is done: short enough that a quiet
 page is taken within one frame or so of going quiet, cheap (one tiny evaluate)."""
