@@ -130,7 +130,7 @@ def test_data_later_than_the_timeout_is_a_warning_not_a_silent_answer(server: Lo
     assert ex.snapshot.partial
     text = " ".join(ex.warnings)
     assert "not settled" in text or "had not settled" in text
-    assert "looks like navigation" in text and "--wait-for" in text
+    assert "looks like filters" in text and "--wait-for" in text
 
 
 def test_wait_for_a_selector_gets_a_list_started_late(server: LocalServer) -> None:
@@ -285,3 +285,30 @@ def test_a_virtualised_list_without_pages_says_what_it_missed(server: LocalServe
     # Once harvested, the warning is gone.
     full = visx.extract(spa(server, "aggrid.html?total=300"), cfg(pages=2))
     assert not any("virtualised" in w for w in full.warnings)
+
+
+# -- apps written apart from visx's development (unseen markup when the harvest was built) --
+
+
+def test_virtual_rows_flowing_in_a_moved_wrapper(server: LocalServer) -> None:
+    # TanStack's other pattern: rows in flow inside one wrapper translated within a tall spacer.
+    url = spa(server, "tvwrap.html?total=300")
+    assert any("looks virtualised" in w for w in visx.extract(url, cfg()).warnings)
+    assert ids_of(visx.extract(url, cfg(pages=2))) == list(range(1, 301))
+
+
+def test_infinite_list_inside_a_shadow_root(server: LocalServer) -> None:
+    ex = visx.extract(spa(server, "litinf.html?delay=300"), cfg(pages=10))
+    assert ids_of(ex) == list(range(1, 61))
+
+
+def test_load_more_link_inside_the_list(server: LocalServer) -> None:
+    ex = visx.extract(spa(server, "morelink.html?delay=200"), cfg(pages=10))
+    assert ids_of(ex) == list(range(1, 41))
+
+
+def test_page_number_buttons_only(server: LocalServer) -> None:
+    ex = visx.extract(spa(server, "pagernum.html?delay=100"), cfg(pages=10))
+    assert ids_of(ex) == list(range(1, 61))
+    # The pager sits inside the list on every page: it is kept once, not once a page.
+    assert sum(1 for rg in ex.regions if "4" in rg.records[-1].text and len(rg.records) == 4) <= 1

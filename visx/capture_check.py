@@ -69,13 +69,19 @@ def virtualised_height(nodes: NodeTable, region: Region, view_h: float) -> float
     if len(recs) < 2:
         return 0.0
     placed = sum(1 for r in recs if nodes.style(r.parts[0], "position") == "absolute")
-    if placed < VIRTUAL_PLACED_SHARE * len(recs):
+    holders = [region.parent]
+    if nodes.style(region.parent, "position") == "absolute" and nodes[region.parent].parent >= 0:
+        # Rows flowing in one wrapper that is moved inside a tall spacer (TanStack's pattern).
+        holders.append(nodes[region.parent].parent)
+    elif placed < VIRTUAL_PLACED_SHARE * len(recs):
         return 0.0
-    parent = nodes[region.parent]
-    bottom = max([parent.y + parent.h] + [nodes[c].y + nodes[c].h for c in parent.children])
-    content = bottom - parent.y
     top = min(r.bbox[1] for r in recs)
     span = max(r.bbox[1] + r.bbox[3] for r in recs) - top
+    content = 0.0
+    for i in holders:
+        nd = nodes[i]
+        bottom = max([nd.y + nd.h] + [nodes[c].y + nodes[c].h for c in nd.children])
+        content = max(content, bottom - nd.y)
     return content if content > VIRTUAL_CONTENT_RATIO * max(span, 1.0) and content > view_h else 0.0
 
 
@@ -99,15 +105,16 @@ def _busy(settle: dict[str, object]) -> str:
 
 def navigation_like(nodes: NodeTable, region: Region, page_w: float) -> str:
     """Why ``region`` reads as navigation or filters ("" when it does not)."""
+    recs = region.records
+    if recs:
+        toggles = sum(1 for r in recs if any(_toggle(nodes, p) for p in r.parts))
+        facets = sum(1 for r in recs if _FACET.match(r.text.strip()))
+        if toggles >= FILTER_SHARE * len(recs) or facets >= FILTER_SHARE * len(recs):
+            return "filters (checkboxes or facet counts)"
     if any(k in region.evidence for k in NAV_EVIDENCE):
         return "navigation (links in a menu or a navigation container)"
-    recs = region.records
     if not recs:
         return ""
-    toggles = sum(1 for r in recs if any(_toggle(nodes, p) for p in r.parts))
-    facets = sum(1 for r in recs if _FACET.match(r.text.strip()))
-    if toggles >= FILTER_SHARE * len(recs) or facets >= FILTER_SHARE * len(recs):
-        return "filters (checkboxes or facet counts)"
     x, _, w, _ = region.bbox
     if page_w > 0 and w <= SIDE_COLUMN_SHARE * page_w and x + w <= page_w / 3:
         return "a side column"

@@ -39,7 +39,18 @@
   const MEDIA = 'img, svg, video, canvas, picture, input, select, textarea';
   const isRow = (c) => /\S/.test(c.textContent || '') || !!(c.shadowRoot && /\S/.test(c.shadowRoot.textContent))
     || c.matches(MEDIA) || !!c.querySelector(MEDIA);
-  const kids = (el) => Array.from(el ? el.children : []).filter(isRow);
+  // Children in the rendered tree: a shadow host's are its shadow root's, a slot's its assigned elements.
+  const closedRoots = window[Symbol.for('visx.closedRoots')];
+  const flatKids = (el) => {
+    if (!el) return [];
+    const root = el.shadowRoot || (closedRoots && closedRoots.get(el));
+    if (root) return Array.from(root.children);
+    if (el.localName === 'slot' && el.assignedElements().length) return el.assignedElements();
+    return Array.from(el.children);
+  };
+  const kids = (el) => flatKids(el).filter(isRow);
+  const extent = (rects) => rects.reduce((acc, r) => [Math.min(acc[0], r.top), Math.max(acc[1], r.bottom)],
+                                         [Infinity, -Infinity]);
   const textOf = (el) => {
     let t = el.textContent || '';
     if (el.shadowRoot) t += ' ' + el.shadowRoot.textContent;
@@ -125,9 +136,11 @@
       if (!a) return null;
       const box = scroller();
       const rows = kids(a).filter(shown).map((c) => c.getBoundingClientRect());
-      const top = rows.length ? Math.min(...rows.map((r) => r.top)) : 0;
-      const bottom = rows.length ? Math.max(...rows.map((r) => r.bottom)) : 0;
-      const content = box === a ? a.scrollHeight : a.getBoundingClientRect().height;
+      const [top, bottom] = rows.length ? extent(rows) : [0, 0];
+      // How tall the list's content is: its own box, or all its scroll box scrolls through
+      // (a virtualiser may move a short wrapper of rows inside a tall spacer).
+      const content = Math.max(box === a ? a.scrollHeight : a.getBoundingClientRect().height,
+                               box ? box.scrollHeight : 0);
       const sb = box ? box.getBoundingClientRect() : null;
       return {anchor: rect(a), rows: rows.length, span: bottom - top, content, box: !!box,
               boxRect: sb ? [sb.left + scrollX, sb.top + scrollY, sb.width, sb.height] : null,
@@ -196,16 +209,17 @@
       const a = anchor();
       if (!a) return null;
       const ar = a.getBoundingClientRect();
-      const rows = kids(a).filter(shown).map((c) => c.getBoundingClientRect());
-      const last = rows.length ? Math.max(...rows.map((r) => r.bottom)) : ar.bottom;
+      const rowEls = kids(a).filter(shown);
       let best = null, bestD = Infinity;
       for (const el of deepAll(CONTROLS)) {
         if (!shown(el) || el.disabled || el.getAttribute('aria-disabled') === 'true') continue;
         const label = (el.getAttribute('aria-label') || el.value || el.textContent || '').replace(/\s+/g, ' ').trim();
         if (!label || label.length > 40 || !MORE.test(bare(label))) continue;
         const r = el.getBoundingClientRect();
-        // After the records (inside the list only below its last record), across the list.
-        if (a.contains(el) && rows.some((q) => q.top >= r.bottom)) continue;
+        // After the records, across the list: the control may sit in the list as its last
+        // child, so the row holding it is not one of the records it must follow.
+        const others = rowEls.filter((c) => !c.contains(el)).map((c) => c.getBoundingClientRect());
+        const last = others.length ? extent(others)[1] : ar.bottom;
         if (r.top < last - 4 || r.right < ar.left || r.left > ar.right) continue;
         const d = r.top - last;
         if (d < bestD) { best = el; bestD = d; }

@@ -55,7 +55,7 @@ from visx.harvest.thresholds import (
 )
 from visx.model import SCOPE_FRAME, PageSnapshot
 from visx.render.capture import FrameLog, capture, collect_args, script
-from visx.render.columns import Columns
+from visx.render.columns import Columns, concat, split_roots
 from visx.render.settle import RequestTracker, settle
 from visx.render.snapshot_io import snapshot_from_dom
 from visx.render.thresholds import SCROLL_REACT_S
@@ -106,6 +106,8 @@ class _State:
     steps: list[dict[str, Any]] = field(default_factory=list)
     visited: set[str] = field(default_factory=set)
     pages_seen: list[frozenset[str]] = field(default_factory=list)
+    page_keys: set[str] = field(default_factory=set)
+    """Keys of the rows of every page taken so far (a row of a later page with one is left out)."""
     late_warned: bool = False
 
 
@@ -146,6 +148,7 @@ class _Harvest:
         first = await self._take(0)
         self.state.batches.append(Batch(first[0], 0, 1, first[1]))
         self.state.pages_seen.append(frozenset(first[2]))
+        self.state.page_keys.update(first[2])
         self.state.rows = _roots(first[0])
         await self._loop(layout)
         log.update(self._summary())
@@ -317,11 +320,19 @@ class _Harvest:
         if not _roots(taken[0]):
             return False
         signature = frozenset(taken[2])
-        if signature in self.state.pages_seen:
+        fresh = [k for k, key in enumerate(taken[2]) if key not in self.state.page_keys]
+        if signature in self.state.pages_seen or not fresh:
             self.notes.append(f"harvest: '{action}' showed a page already taken ({url[:120]}); stopped")
             self.state.page -= 1
             return False
         self.state.pages_seen.append(signature)
+        if len(fresh) < len(taken[2]):
+            # Rows already taken from an earlier page (a pager or a header row inside the
+            # list, a pinned item) count once.
+            trees = split_roots(taken[0])
+            taken = (concat([(trees[k], 0.0, 0.0) for k in fresh], taken[0]), taken[1],
+                     [taken[2][k] for k in fresh], taken[3])
+        self.state.page_keys.update(taken[2])
         self.state.visited.add(url)
         self.state.flipped = True
         self.state.step += 1
