@@ -312,3 +312,32 @@ def test_page_number_buttons_only(server: LocalServer) -> None:
     assert ids_of(ex) == list(range(1, 61))
     # The pager sits inside the list on every page: it is kept once, not once a page.
     assert sum(1 for rg in ex.regions if "4" in rg.records[-1].text and len(rg.records) == 4) <= 1
+
+
+def test_infinite_list_in_its_own_scroll_box(server: LocalServer) -> None:
+    # The page never scrolls; rows load as the box nears its end. They are kept though they
+    # lie below the page, and the box is unrolled.
+    ex = visx.extract(spa(server, "boxinf.html?delay=200"), cfg(pages=10))
+    assert ids_of(ex) == list(range(1, 76))
+    assert ex.snapshot.extra["harvest"]["stitched"] is True
+
+
+def test_next_links_of_a_hash_router(server: LocalServer) -> None:
+    ex = visx.extract(spa(server, "hashpage.html"), cfg(pages=10))
+    assert ids_of(ex) == list(range(1, 101))
+    assert ex.url.endswith("#/page/1")
+
+
+def test_load_more_inside_a_cross_origin_frame(server: LocalServer) -> None:
+    ex = visx.extract(spa(server, "crossmain.html"), cfg(pages=10))
+    assert ids_of(ex) == list(range(1, 31))
+    assert "#document" in ex.snapshot.nodes[ex.regions[0].parent].xpath
+
+
+def test_grid_pagination_buttons_and_slotted_light_dom_cards(server: LocalServer) -> None:
+    assert ids_of(visx.extract(spa(server, "agpage.html"), cfg(pages=10))) == list(range(1, 101))
+    assert ids_of(visx.extract(spa(server, "slotgrid.html"), cfg())) == list(range(1, 25))
+
+
+def test_react_virtuoso(server: LocalServer) -> None:
+    assert ids_of(visx.extract(spa(server, "virtuoso.html?total=300"), cfg(pages=2))) == list(range(1, 301))

@@ -122,7 +122,7 @@
   };
   const H = {
     install(a) {
-      const el = a.index >= 0 ? els()[a.index] : null;
+      const el = a.el || (a.index >= 0 ? els()[a.index] : null);
       S.anchor = el || null;
       S.path = el ? pathOf(el) : '';
       S.page = a.page;
@@ -245,7 +245,9 @@
           let u;
           try { u = new URL(href, document.baseURI); } catch (e) { return false; }
           if (u.hostname.replace(/^www\./, '') !== location.hostname.replace(/^www\./, '')) return false;
-          if (u.href.split('#')[0] === here && href.trim().startsWith('#') && href.trim() !== '#') return false;
+          // An in-page anchor (#reviews) leads nowhere; a hash route (#/page/2, #!/p2) does.
+          const h = href.trim();
+          if (u.href.split('#')[0] === here && h.startsWith('#') && h !== '#' && !/^#[/!]/.test(h)) return false;
         }
         return true;
       };

@@ -56,12 +56,13 @@ from visx.harvest.thresholds import (
 from visx.model import SCOPE_FRAME, PageSnapshot
 from visx.render.capture import FrameLog, capture, collect_args, script
 from visx.render.columns import Columns, concat, split_roots
+from visx.render.locate import locate
 from visx.render.settle import RequestTracker, settle
 from visx.render.snapshot_io import snapshot_from_dom
 from visx.render.thresholds import SCROLL_REACT_S
 
 if TYPE_CHECKING:
-    from playwright.async_api import Page
+    from playwright.async_api import Frame, Page
 
 _JS: list[str] = []
 _H = "window[Symbol.for('visx.harvest')]"
@@ -121,6 +122,8 @@ class _Harvest:
     def __init__(self, page: Page, tracker: RequestTracker, cfg: RenderConfig, frames: FrameLog,
                  notes: list[str], warnings: list[str], config: Config) -> None:
         self.page = page
+        self.frame: Frame = page.main_frame
+        """The frame whose document holds the list (the page's own, or an iframe's)."""
         self.tracker = tracker
         self.cfg = cfg
         self.frames = frames
@@ -139,20 +142,23 @@ class _Harvest:
             return Harvested(base, log)
         anchor, xpath = found
         self.state.anchor_xpath = xpath
-        self.state.visited.add(self.page.url.split("#")[0])
-        if not await self._install(base, anchor):
+        if not await self._install(xpath):
             self.notes.append("harvest: the list could not be found again in the page; captured the first view")
             return Harvested(base, log)
+        self.state.visited.add(address(self.frame.url))
         layout = await self._eval("layout")
-        clip = self._clip(base, anchor, layout)
         first = await self._take(0)
+        clip = self._clip(base, anchor, layout, first[1])
         self.state.batches.append(Batch(first[0], 0, 1, first[1]))
         self.state.pages_seen.append(frozenset(first[2]))
         self.state.page_keys.update(first[2])
         self.state.rows = _roots(first[0])
         await self._loop(layout)
         log.update(self._summary())
-        if self.state.flipped or self.state.recycled:
+        # Stitched when rows went (recycled, pages replaced), when the list scrolls in a box of
+        # its own (unrolled, the page below it moved down) or lives in a frame.
+        boxed = bool(layout and layout.get("box"))
+        if self.state.flipped or self.state.recycled or boxed or self.frame != self.page.main_frame:
             log["stitched"] = True
             out = stitch(base, anchor, self.state.batches, clip)
             out["page"]["url"] = base["page"]["url"]
@@ -274,11 +280,11 @@ class _Harvest:
         found = await self._eval("findNext")
         if not found:
             return False
-        href = str(found.get("href") or "").split("#")[0]
+        href = address(str(found.get("href") or ""))
         if href and href in self.state.visited and not href.startswith("javascript:"):
             self.notes.append(f"harvest: the next link leads to a page already taken ({href[:120]}); stopped")
             return False
-        before = self.page.url.split("#")[0]
+        before = address(self.frame.url)
         leaves = bool(href) and not href.startswith("javascript:") and href != before
         with contextlib.suppress(_Navigated):
             await self._eval("clickNext")
@@ -293,7 +299,7 @@ class _Harvest:
         """Wait until the page is at another address (a new document, or a route of the same one)."""
         deadline = min(self.deadline, time.perf_counter() + self.cfg.timeout_s)
         while time.perf_counter() < deadline:
-            if self.page.url.split("#")[0] != before:
+            if address(self.frame.url) != before:
                 return True
             await asyncio.sleep(GROWTH_POLL_S)
         return False
@@ -304,16 +310,16 @@ class _Harvest:
 
         step_deadline = min(self.deadline, time.perf_counter() + self.cfg.timeout_s)
         with contextlib.suppress(PlaywrightError):
-            await self.page.wait_for_load_state("load", timeout=max(1.0, (step_deadline - time.perf_counter()) * 1000))
+            await self.frame.wait_for_load_state("load", timeout=max(1.0, (step_deadline - time.perf_counter()) * 1000))
         if self.cfg.javascript:
-            await settle(self.page, self.tracker, self.cfg, step_deadline)
-        url = self.page.url.split("#")[0]
+            await settle(self.frame, self.tracker, self.cfg, step_deadline)
+        url = address(self.frame.url)
         dom = await self._capture()
         found = self._main_list(dom, prefer=self.state.anchor_xpath)
         if found is None:
             self.notes.append(f"harvest: no list after '{action}' on {url[:120]}; stopped")
             return False
-        if not await self._install(dom, found[0]):
+        if not await self._install(found[1]):
             return False
         self.state.page += 1
         taken = await self._take(self.state.step + 1)
@@ -362,11 +368,11 @@ class _Harvest:
 
     async def _take(self, step: int) -> tuple[Columns, tuple[float, float, float, float], list[str], int]:
         """The rows not handed over before, captured now: (forest, anchor box, keys, rows removed)."""
-        handle = await self.page.evaluate_handle(f"(s) => {_H}.take(s)", step)
+        handle = await self.frame.evaluate_handle(f"(s) => {_H}.take(s)", step)
         try:
             rows = await handle.get_property("rows")
             meta = await (await handle.get_property("meta")).json_value()
-            text = await self.page.evaluate(script("collect.js"), collect_args(rows))
+            text = await self.frame.evaluate(script("collect.js"), collect_args(rows))
         finally:
             await handle.dispose()
         forest: Columns = json.loads(text)
@@ -388,26 +394,36 @@ class _Harvest:
         cleaned = clean(snap, self.config.clean) if self.config.clean.enabled else None
         regions = mine(snap, cleaned, self.config.mine)
         nodes = snap.nodes
-        ok = [r for r in regions if not nodes[r.parent].scope & SCOPE_FRAME]
+        ok = regions
         if not ok:
             return None
         pick = next((r for r in ok if nodes[r.parent].xpath == prefer), ok[0]) if prefer else ok[0]
         return pick.parent, nodes[pick.parent].xpath
 
-    async def _install(self, dom: Columns, anchor: int) -> bool:
-        """Point the in-page half at the list: ``anchor`` of ``dom``, the page's last capture."""
-        await self.page.evaluate(_harvest_js(), {"more": _words(MORE_WORDS), "next": _words(NEXT_WORDS),
-                                                 "nextWords": _words(NEXT_TERMS), "pageWords": _words(PAGE_TERMS)})
-        return bool(await self.page.evaluate(f"(a) => {_H}.install(a)",
-                                             {"index": _main_frame_index(dom, anchor), "page": self.state.page}))
+    async def _install(self, xpath: str) -> bool:
+        """Point the in-page half at the list, found again by its XPath (through shadow roots
+        and frames: the frame that holds it becomes the one the harvest works in)."""
+        from playwright.async_api import Error as PlaywrightError
+
+        try:
+            handle = await locate(self.page, xpath)
+            if handle is None:
+                return False
+            self.frame = await handle.owner_frame() or self.page.main_frame
+            await self.frame.evaluate(_harvest_js(), {"more": _words(MORE_WORDS), "next": _words(NEXT_WORDS),
+                                                      "nextWords": _words(NEXT_TERMS),
+                                                      "pageWords": _words(PAGE_TERMS)})
+            return bool(await self.frame.evaluate(f"(a) => {_H}.install(a)", {"el": handle, "page": self.state.page}))
+        except PlaywrightError:  # the frame went away meanwhile
+            return False
 
     async def _eval(self, fn: str, arg: Any = None) -> Any:
         from playwright.async_api import Error as PlaywrightError
 
         try:
             if arg is None:
-                return await self.page.evaluate(f"() => {_H} ? {_H}.{fn}() : null")
-            return await self.page.evaluate(f"(a) => {_H} ? {_H}.{fn}(a) : null", arg)
+                return await self.frame.evaluate(f"() => {_H} ? {_H}.{fn}() : null")
+            return await self.frame.evaluate(f"(a) => {_H} ? {_H}.{fn}(a) : null", arg)
         except PlaywrightError as e:
             if "context was destroyed" in str(e) or "navigat" in str(e).lower():
                 raise _Navigated from e
@@ -419,12 +435,16 @@ class _Harvest:
         return float(layout["content"]) > VIRTUAL_CONTENT_RATIO * max(1.0, float(layout["span"])) \
             and float(layout["content"]) > float(layout["viewH"])
 
-    def _clip(self, base: Columns, anchor: int, layout: dict[str, Any] | None) -> float:
-        """Where the list's visible part ends on the first view: its scroll box's bottom, or its own."""
+    def _clip(self, base: Columns, anchor: int, layout: dict[str, Any] | None,
+              seen_at: tuple[float, float, float, float]) -> float:
+        """Where the list's visible part ends on the first view (page coordinates): its scroll
+        box's bottom, or its own. ``seen_at`` is the anchor's box as its own frame saw it."""
+        b = base["box"]
         if layout and layout.get("boxRect"):
             r = layout["boxRect"]
-            return float(r[1]) + float(r[3])
-        b = base["box"]
+            # A frame's coordinates start at its iframe: the anchor's two boxes give the shift.
+            shift = float(b[4 * anchor + 1]) - seen_at[1]
+            return float(r[1]) + float(r[3]) + shift
         return float(b[4 * anchor + 1]) + float(b[4 * anchor + 3])
 
     def _summary(self) -> dict[str, Any]:
@@ -448,19 +468,19 @@ class _Navigated(Exception):
     """The page left for another document during a step."""
 
 
+def address(url: str) -> str:
+    """A page's address for telling pages apart: without an in-page fragment (#reviews), with a
+    hash route (#/page/2, #!/p2), which is a page of its own in a client-side router."""
+    base, sep, frag = url.partition("#")
+    return url if sep and frag.startswith(("/", "!")) else base
+
+
 def layout_at_end(layout: dict[str, Any] | None) -> bool:
     return bool(layout and layout.get("atEnd"))
 
 
 def _roots(forest: Columns) -> int:
     return sum(1 for p in forest.get("parent", []) if p < 0)
-
-
-def _main_frame_index(dom: Columns, i: int) -> int:
-    """``i``'s index among the main document's own nodes (frames spliced in shift it)."""
-    framed = {int(k) for k, f in zip(dom.get("scope", [])[0::2], dom.get("scope", [])[1::2], strict=True)
-              if int(f) & SCOPE_FRAME}
-    return i - sum(1 for k in framed if k < i)
 
 
 def _mark_steps(dom: Columns, pairs: list[int] | None) -> None:

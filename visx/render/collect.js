@@ -51,7 +51,7 @@
   const pageW = Math.max(sw.call(doc), body ? sw.call(body) : 0, window.innerWidth);
   const pageH = Math.max(sh.call(doc), body ? sh.call(body) : 0, window.innerHeight);
   const parent = [], tag = [], id = [], cls = [], text = [], tail = [], box = [], vis = [], sty = [];
-  const scope = [], scp = [], xstep = [], frames = [];
+  const scope = [], scp = [], xstep = [], frames = [], isBox = [], inBox = [];
   const tagIds = new Map(), tags = [];
   const styleIds = new Map(), styles = [];
   const attrs = {};
@@ -191,7 +191,12 @@
     // display: contents (slots among others) has no box of its own by design.
     if ((r.width <= 0 || r.height <= 0) && vals[0] !== 'contents') f |= 8;
     const ax = r.left + sx, ay = r.top + sy;
-    if (r.width > 0 && r.height > 0 && (ax + r.width <= 0 || ay + r.height <= 0 || ax >= pageW || ay >= pageH)) f |= 16;
+    // Below the page but inside a box that scrolls vertically: the reader scrolls the box to it.
+    const ov = vals[13].split(' ');
+    isBox.push(/^(auto|scroll|overlay)$/.test(ov[ov.length - 1]) ? 1 : 0);
+    inBox.push(p >= 0 ? (inBox[p] || isBox[p]) : 0);
+    if (r.width > 0 && r.height > 0 && (ax + r.width <= 0 || ay + r.height <= 0 || ax >= pageW
+        || (ay >= pageH && !inBox[i]))) f |= 16;
     vis.push(f);
   }
   const n = els.length;

@@ -23,7 +23,7 @@ from visx.errors import ConfigError, RenderTimeoutError
 from visx.render.thresholds import LOADING_CHECK_S, POLL_S
 
 if TYPE_CHECKING:
-    from playwright.async_api import Page, Request
+    from playwright.async_api import Frame, Page, Request
 
 OWN_REQUESTS = frozenset({"fetch", "xhr", "script", "document"})
 """Request kinds whose answer can still change the list. Images, fonts and
@@ -136,7 +136,7 @@ class Settle:
                 "timers": self.timers, "later": self.later, "quiet": self.quiet, "loading": self.loading}
 
 
-async def settle(page: Page, tracker: RequestTracker, cfg: RenderConfig, deadline: float,
+async def settle(page: Page | Frame, tracker: RequestTracker, cfg: RenderConfig, deadline: float,
                  *, quiet_ms: float | None = None, loading_s: float | None = None) -> Settle:
     """Wait until the page is done or ``deadline`` (a ``perf_counter`` time) passes."""
     from playwright.async_api import Error as PlaywrightError
