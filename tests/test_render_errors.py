@@ -244,3 +244,11 @@ def test_hung_action_hits_the_hard_cap(monkeypatch: pytest.MonkeyPatch) -> None:
         visx.render("<html><body><p>x</p></body></html>", render_config(javascript=False, timeout_s=1.0),
                     action=hang)
     one_line(err, "stopped responding", "2 s")
+
+
+@pytest.mark.browser
+def test_style_animation_alone_does_not_hold_the_capture(server: LocalServer) -> None:
+    # Only style and class change (every frame): the content is settled well before the timeout.
+    snap = visx.render(server.url("render/animated.html"), render_config(timeout_s=10.0))
+    assert snap.extra["settled"] is True and not snap.partial
+    assert snap.timings["settle"] < 5.0

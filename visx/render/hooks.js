@@ -11,7 +11,10 @@
   Object.defineProperty(window, KEY, {value: state});
   const closed = new WeakMap();
   Object.defineProperty(window, Symbol.for('visx.closedRoots'), {value: closed});
-  const opts = {subtree: true, childList: true, attributes: true, characterData: true};
+  // Nodes and text coming and going, and the attributes that show or fill content; not
+  // style or class, which animations (a progress bar, a carousel) change every frame.
+  const opts = {subtree: true, childList: true, characterData: true, attributes: true,
+                attributeFilter: ['src', 'srcset', 'href', 'hidden', 'open', 'value', 'aria-busy', 'aria-hidden']};
   const obs = new MutationObserver(() => { state.lastMutation = performance.now(); });
   obs.observe(document, opts);
   const native = (fn, name) => {

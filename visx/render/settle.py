@@ -42,7 +42,8 @@ STATUS_JS = """(a) => {
     s = {lastMutation: performance.now(), timers: new Map(), later: new Map()};
     Object.defineProperty(window, Symbol.for('visx.hooks'), {value: s, configurable: true});
     new MutationObserver(() => { s.lastMutation = performance.now(); }).observe(document,
-      {subtree: true, childList: true, attributes: true, characterData: true});
+      {subtree: true, childList: true, characterData: true, attributes: true,
+       attributeFilter: ['src', 'srcset', 'href', 'hidden', 'open', 'value', 'aria-busy', 'aria-hidden']});
   }
   const now = performance.now();
   const out = {quiet: now - s.lastMutation, timers: s.timers.size, later: s.later ? s.later.size : 0,
