@@ -252,3 +252,19 @@ def test_style_animation_alone_does_not_hold_the_capture(server: LocalServer) ->
     snap = visx.render(server.url("render/animated.html"), render_config(timeout_s=10.0))
     assert snap.extra["settled"] is True and not snap.partial
     assert snap.timings["settle"] < 5.0
+
+
+@pytest.mark.browser
+def test_a_ticking_clock_does_not_hold_the_capture(server: LocalServer) -> None:
+    # Its text changes every 200 ms forever; the list comes after 600 ms and is waited for.
+    snap = visx.render(server.url("render/ticker.html"), render_config(timeout_s=10.0))
+    assert snap.extra["settled"] is True and not snap.partial
+    items = [n for n in snap.nodes.nodes if n.tag == "li"]
+    assert len(items) == 12 and snap.timings["settle"] < 5.0
+
+
+@pytest.mark.browser
+def test_wait_for_bounds_settling_on_a_page_that_never_goes_quiet(server: LocalServer) -> None:
+    snap = visx.render(server.url("render/mutating.html"), render_config(timeout_s=10.0, wait_for="li"))
+    assert not snap.partial and snap.timings["settle"] < 4.0
+    assert "Steady item" in snap.nodes.text(0)

@@ -15,7 +15,26 @@
   // style or class, which animations (a progress bar, a carousel) change every frame.
   const opts = {subtree: true, childList: true, characterData: true, attributes: true,
                 attributeFilter: ['src', 'srcset', 'href', 'hidden', 'open', 'value', 'aria-busy', 'aria-hidden']};
-  const obs = new MutationObserver(() => { state.lastMutation = performance.now(); });
+  // A node whose text keeps changing on its own (a clock, a countdown) is a ticker: once it
+  // has changed TICKS times, its text changes no longer count. Elements coming or going
+  // always count: that is how lists arrive.
+  const TICKS = 3;
+  const textTicks = new WeakMap();
+  const textOnly = (r) => r.type === 'characterData' || (r.type === 'childList'
+    && [...r.addedNodes, ...r.removedNodes].every((n) => n.nodeType === 3));
+  const obs = new MutationObserver((records) => {
+    for (const r of records) {
+      if (textOnly(r)) {
+        const owner = r.type === 'characterData' ? r.target.parentNode : r.target;
+        if (!owner) continue;
+        const n = (textTicks.get(owner) || 0) + 1;
+        textTicks.set(owner, n);
+        if (n > TICKS) continue;
+      }
+      state.lastMutation = performance.now();
+      return;
+    }
+  });
   obs.observe(document, opts);
   const native = (fn, name) => {
     Object.defineProperty(fn, 'toString', {value: () => `function ${name}() { [native code] }`});

@@ -33,6 +33,7 @@ from visx.render.context import context_options, cookie_list, hooks_script, reus
 from visx.render.settle import RequestTracker, Settle, network_idle, settle, wait_for_selector
 from visx.render.snapshot_io import snapshot_from_dom
 from visx.render.thresholds import (
+    AFTER_WAIT_FOR_S,
     CAPTURE_ALLOWANCE_S,
     PARK_TIMEOUT_MS,
     SCROLL_ANSWER_S,
@@ -437,11 +438,16 @@ async def _load(
         if not partial:
             if cfg.javascript:
                 await network_idle(page, cfg, remaining_ms, notes)
+            settle_by = deadline
             if cfg.wait_for:
                 await wait_for_selector(page, cfg, src.label, remaining_ms, warnings)
+                # The page showed what the user waits for: settling only lets it finish rendering.
+                settle_by = min(deadline, time.perf_counter() + max(AFTER_WAIT_FOR_S, 4 * cfg.quiet_ms / 1000))
             if cfg.javascript and cfg.quiet_ms > 0:
-                done = await settle(page, tracker, cfg, deadline)
+                done = await settle(page, tracker, cfg, settle_by)
                 done.waited_s = time.perf_counter() - t_nav
+                if not done.settled and settle_by < deadline:
+                    done.settled = True  # the selector matched: what still moves is not the list
         if not cfg.javascript and not cfg.keep_noscript:
             removed = await page.evaluate(_DROP_NOSCRIPT_JS)
             if removed:
@@ -452,6 +458,7 @@ async def _load(
             await action(page)
     except PlaywrightError as e:
         raise fail(e) from e
+    loaded = not partial
     if not done.settled:
         partial = True
         why = "; ".join(done.reasons()) or "it kept changing"
@@ -463,7 +470,9 @@ async def _load(
     dom: str | Columns
     shot: bytes | None = None
     try:
-        if cfg.pages > 1 and not partial:
+        if cfg.pages > 1 and not loaded:
+            notes.append("harvest skipped: the page did not finish loading (--pages needs a loaded page)")
+        if cfg.pages > 1 and loaded:
             from visx.harvest import harvest
 
             # The first view's screenshot is kept for a stitched harvest, whose layout the

@@ -179,7 +179,8 @@ async def network_idle(page: Page, cfg: RenderConfig, remaining_ms: Callable[[],
     try:
         await page.wait_for_load_state("networkidle", timeout=min(cfg.network_idle_s * 1000, remaining_ms()))
     except PlaywrightTimeout:
-        notes.append(f"network not idle after {cfg.network_idle_s:g} s (images, trackers); went on")
+        notes.append(f"network not idle after {cfg.network_idle_s:g} s; went on (the page's own requests "
+                     "are waited for up to --timeout)")
 
 
 async def wait_for_selector(page: Page, cfg: RenderConfig, label: str, remaining_ms: Callable[[], float],

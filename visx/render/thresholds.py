@@ -47,6 +47,11 @@ TIMER_LATER_MS = 30_000
 for but reported: a page captured with one pending may still be about to ask for
 its data, which turns a main list that looks like navigation into a warning."""
 
+AFTER_WAIT_FOR_S = 2.0
+"""After ``--wait-for`` matched, settling gets at most this long (or 4x ``quiet_ms``): the
+user named what to wait for, so a page that never goes quiet (a live feed beside
+the list) costs this, not the whole timeout."""
+
 POLL_S = 0.05
 """How often settling asks the page whether it is done: short enough that a quiet
 page is taken within one frame or so of going quiet, cheap (one tiny evaluate)."""
