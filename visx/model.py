@@ -387,3 +387,8 @@ class Region:
     evidence: dict[str, float] = field(default_factory=dict)
     """Named score parts, shown in reports to say why a region ranks where it does."""
     miner: str = "mdr"
+    data: bool = True
+    """A data list (results, products, posts, related items), not navigation or the like."""
+    role: str = "data"
+    """``data``, or why not: navigation, filter, pager, breadcrumb, footer-links, tag-cloud,
+    fragment, layout (``visx.mine.roles``)."""

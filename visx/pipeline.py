@@ -54,6 +54,11 @@ class Extraction:
         """The top-ranked region (the main list), if any."""
         return self.regions[0] if self.regions else None
 
+    @property
+    def data_regions(self) -> list[Region]:
+        """The data lists only (no navigation, filters, pagers...), in rank order."""
+        return [rg for rg in self.regions if rg.data]
+
 
 def is_snapshot_path(source: Any) -> bool:
     s = str(source)

@@ -41,8 +41,10 @@ def register(sub: Any) -> None:
                    "default: JSON on standard output")
     p.add_argument("--format", choices=FORMATS, help="output format when it is not given by the extension")
     p.add_argument("--all-regions", action="store_true",
-                   help="tables of every region, not just the main one: CSV and Parquet get a leading "
-                   "'region' column, SQLite one table per region (JSON and JSONL always hold every region)")
+                   help="tables of every data list, not just the main one (navigation, filters, pagers, "
+                   "breadcrumbs and the like left out): CSV and Parquet get a leading 'region' column, "
+                   "SQLite one table per region. JSON and JSONL always hold every region, each with "
+                   "'data' and 'role'")
     p.add_argument("--miner", choices=("mdr", "drmining"), default="mdr",
                    help="region finder: MDR with visual evidence (default) or seed 003's DRMining")
     p.add_argument("--no-clean", action="store_true", help="skip the cleaner (keep headers, side columns, ads)")

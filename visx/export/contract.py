@@ -7,7 +7,7 @@ Any object with these read-only attributes can be exported; the pipeline's
 JSON (``to_json_dict``), a public contract; keys are only ever added::
 
     {"source", "url", "title", "created",
-     "regions": [{"rank", "score", "xpath", "bbox": [x, y, w, h],
+     "regions": [{"rank", "score", "data", "role", "xpath", "bbox": [x, y, w, h],
                   "records": [{"xpaths": [str, ...], "bbox", "text", "step", "page",
                                "cells": [{"column": int, "text", "value",
                                           "href", "src", "xpath", "bbox"}]}],
@@ -16,6 +16,10 @@ JSON (``to_json_dict``), a public contract; keys are only ever added::
      "timings": {stage: seconds},
      "warnings": [str, ...]}
 
+``data`` is true for a data list (results, products, posts, related items) and
+``role`` says what a region is: ``data``, or ``navigation``, ``filter``,
+``pager``, ``breadcrumb``, ``footer-links``, ``tag-cloud``, ``fragment``,
+``layout`` (``visx.mine.roles``); data lists rank before the rest.
 ``step`` is the harvest step that brought a record and ``page`` the list page it
 was on (0 and 1 without ``--pages``). XPaths cross into shadow roots and frames
 with ``#shadow-root`` and ``#document`` steps (``visx.model``).
@@ -75,10 +79,13 @@ def table_of(extraction: ExtractionLike, k: int) -> Table | None:
     return tables[k] if k < len(tables) else None
 
 
-def picked_regions(extraction: ExtractionLike, all_regions: bool) -> list[int]:
-    """Indices of the regions to export: all, or the top-ranked one."""
-    n = len(extraction.regions)
-    return list(range(n)) if all_regions else list(range(min(n, 1)))
+def picked_regions(extraction: ExtractionLike, all_regions: bool, *, data_only: bool = True) -> list[int]:
+    """Indices of the regions to export: the top-ranked one, or all the data lists (every
+    region with ``data_only=False``)."""
+    regions = extraction.regions
+    if not all_regions:
+        return list(range(min(len(regions), 1)))
+    return [k for k, rg in enumerate(regions) if rg.data or not data_only]
 
 
 def record_dict(nodes: NodeTable, record: Record, table: Table | None, r: int,
@@ -111,6 +118,8 @@ def region_dict(extraction: ExtractionLike, k: int) -> dict[str, Any]:
     return {
         "rank": region.rank,
         "score": round(float(region.score), 4),
+        "data": region.data,
+        "role": region.role,
         "xpath": nodes[region.parent].xpath if 0 <= region.parent < len(nodes) else "",
         "bbox": _bbox(region.bbox),
         "records": [record_dict(nodes, rec, table, r, pages) for r, rec in enumerate(region.records)],
@@ -128,10 +137,10 @@ def to_json_dict(extraction: ExtractionLike, *, all_regions: bool = True) -> dic
         "url": extraction.url,
         "title": extraction.title,
         "created": extraction.created,
-        "regions": [region_dict(extraction, k) for k in picked_regions(extraction, all_regions)],
+        "regions": [region_dict(extraction, k) for k in picked_regions(extraction, all_regions, data_only=False)],
         "removed": removed,
         "timings": dict(extraction.timings),
         "warnings": list(extraction.warnings) + [
-            w for k in picked_regions(extraction, all_regions)
+            w for k in picked_regions(extraction, all_regions, data_only=False)
             if (t := table_of(extraction, k)) is not None for w in t.warnings],
     }

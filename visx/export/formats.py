@@ -129,7 +129,7 @@ class JsonlExporter(Exporter):
         nodes = extraction.snapshot.nodes
         before = len(self._lines)
         pages = step_pages(extraction)
-        for k in picked_regions(extraction, True):  # each line carries its region's rank
+        for k in picked_regions(extraction, True, data_only=False):  # each line carries its region's rank
             region = extraction.regions[k]
             table = table_of(extraction, k)
             fields = table.to_records() if table is not None else []

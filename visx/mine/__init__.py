@@ -11,6 +11,7 @@ from visx.mine import tagstring
 from visx.mine.mdr import candidates_for, distance
 from visx.mine.rank import rank
 from visx.mine.records import merge_split_rows, region_from
+from visx.mine.roles import assign_roles
 from visx.mine.sections import drop_pager_records, join_sections
 from visx.mine.thresholds import (
     CONTAINER_TEXT_SHARE,
@@ -43,7 +44,7 @@ def mine(snapshot: PageSnapshot, cleaned: Cleaned | None, config: MineConfig | N
     regions = merge_split_rows(nodes, ts, st, regions, cfg.threshold)
     regions = drop_covered(nodes, ts, st, regions, cfg.threshold)
     regions = drop_pager_records(join_sections(nodes, regions))
-    return rank(nodes, st, regions, snapshot.width, snapshot.height)
+    return assign_roles(nodes, st, rank(nodes, st, regions, snapshot.width, snapshot.height), snapshot.height)
 
 
 def drop_covered(

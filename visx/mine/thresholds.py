@@ -108,3 +108,24 @@ TWO_RECORD_WEIGHT = 0.5
 # ... weighed again when the two are alike only with the visual relaxation
 # (tag distance above MDR's default T).
 STRICT_DISTANCE = 0.3
+
+# Roles (visx.mine.roles) ------------------------------------------------------
+# Share of a region's records that must read as a role (pager entries, facets,
+# toggles) for the region to take it: a list of results may hold a stray one.
+ROLE_SHARE = 0.6
+# Breadcrumbs are short trails; a longer list under a "breadcrumb" class is something else.
+BREADCRUMB_MAX = 8
+# Short single links laid out in wrapping rows are a tag cloud from this many on.
+TAG_CLOUD_MIN = 5
+# Records with fewer characters on average, and no picture, are scraps (a count
+# split into pieces, single letters of an index), not records.
+FRAGMENT_CHARS = 8
+# Two or three blocks are layout (promo boxes, page columns) unless each holds
+# this many text leaves, a picture, or this much text.
+LAYOUT_MIN_LEAVES = 2
+LAYOUT_MAX_CHARS = 60
+# A filter entry is a toggle with a short label; records with a checkbox and more text
+# than this are cards with a "Compare" or "Select" box.
+FILTER_MAX_CHARS = 40
+# A region of more records than this is a list, whatever lies inside its records.
+LAYOUT_MAX_BLOCKS = 3
