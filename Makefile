@@ -38,7 +38,7 @@ bench: browser
 	$(PY) scripts/bench_mine.py
 
 eval: browser
-	$(PY) scripts/eval.py ../shared/testbed/dev --out out/eval
+	$(PY) scripts/eval.py ../shared/testbed/dev --out out/eval --data-lists fixtures/testbed/data_lists.json
 
 clean:
 	rm -rf out .pytest_cache .mypy_cache .ruff_cache

@@ -12,7 +12,7 @@ A person (or a helper) then writes ``labels.json`` beside them: a list of
 ``{"rank": k, "data": true|false, "role": "..."}``. ``collect`` gathers every
 page's labels into the file ``visx eval`` reads (``fixtures/testbed/data_lists.json``).
 
-    .venv/bin/python scripts/label_data_lists.py prepare OUT [--every 5] [--testbed DIR]
+    .venv/bin/python scripts/label_data_lists.py prepare OUT [--every 5 | --ids FILE] [--testbed DIR]
     .venv/bin/python scripts/label_data_lists.py collect OUT -o fixtures/testbed/data_lists.json
 """
 
@@ -35,11 +35,14 @@ DEFAULT_TESTBED = ROOT.parent / "shared" / "testbed" / "dev"
 ROLES = ("data", "navigation", "filter", "pager", "breadcrumb", "footer-links", "tag-cloud", "fragment", "other")
 
 
-def prepare(out: Path, testbed: Path, every: int) -> None:
+def prepare(out: Path, testbed: Path, every: int, ids: Path | None = None) -> None:
     from visx.evaluate.dataset import read_gold
     from visx.evaluate.metrics import score_region, tokens
 
     pages = load_dataset(testbed)[::every]
+    if ids is not None:
+        wanted = set(ids.read_text(encoding="utf-8").split())
+        pages = [p for p in load_dataset(testbed) if p.id in wanted]
     cfg = Config(render=RenderConfig(javascript=False, screenshot=True, timeout_s=60))
     for k, page in enumerate(pages, 1):
         folder = out / page.id.replace("/", "__")
@@ -89,12 +92,13 @@ def main() -> int:
     p.add_argument("out", type=Path)
     p.add_argument("--every", type=int, default=5, help="take every N-th dev page (default 5: 60 pages)")
     p.add_argument("--testbed", type=Path, default=DEFAULT_TESTBED)
+    p.add_argument("--ids", type=Path, help="a file of page ids (one a line) to prepare instead of every N-th")
     c = sub.add_parser("collect")
     c.add_argument("out", type=Path)
     c.add_argument("-o", "--output", type=Path, required=True)
     args = ap.parse_args()
     if args.cmd == "prepare":
-        prepare(args.out, args.testbed, args.every)
+        prepare(args.out, args.testbed, args.every, args.ids)
     else:
         collect(args.out, args.output)
     return 0

@@ -38,6 +38,9 @@ def register(sub: Any) -> None:
     p.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE", dest="settings",
                    help="change an analysis setting for an ablation, e.g. align.join_complementary=false "
                    "(sections clean, mine, align, table; repeatable)")
+    p.add_argument("--data-lists", type=Path, metavar="FILE",
+                   help="region labels (data list or not) for a data-list score, as written by "
+                   "scripts/label_data_lists.py (the dev labels: fixtures/testbed/data_lists.json)")
     p.add_argument("-v", "--verbose", action="store_true", help="print a line per page")
     p.set_defaults(run=run)
 
@@ -60,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = with_overrides(eval_config(args.miner), args.settings, sections=ANALYSIS_SECTIONS)
     results = run_eval(args.dataset, cache_dir=args.cache, config=cfg,
                        pages=args.pages, limit=args.limit, retry_failed=args.retry_failed,
-                       progress=progress)
+                       progress=progress, data_lists=args.data_lists)
     paths = report.write_outputs(results, args.out, chart=not args.no_chart,
                                  label=f"{args.dataset.name}, {args.miner}, {len(results)} pages"
                                  + (f", {' '.join(args.settings)}" if args.settings else ""))

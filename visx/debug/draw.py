@@ -97,7 +97,7 @@ def _legend(ex: Extraction, layers: Layers) -> list[list[_Item]]:
     snap = ex.snapshot
     title = " ".join((snap.title or "(no title)").split())[:120]
     lines: list[list[_Item]] = [[_Item("#000000", f"visx  {title}  -  {snap.source}"[:200], "none")]]
-    regions = [_Item(region_colour(rg.rank), f"#{rg.rank} {rg.kind}, {len(rg.records)} records", "outline")
+    regions = [_Item(region_colour(rg.rank), f"#{rg.rank} {rg.kind if rg.data else rg.role}, {len(rg.records)} records", "outline")
                for rg in ex.regions]
     lines.append([_Item("#000000", "regions (outlined, records numbered):", "none"),
                   *(regions or [_Item("#000000", "none found", "none")])])

@@ -83,7 +83,8 @@ def fmt_value(key: str, value: float) -> str:
 
 
 def why_rank(region: Region, above: Region | None, below: Region | None) -> str:
-    """One or two sentences: why ``region`` sits where it does among its neighbours."""
+    """One or two sentences: why ``region`` sits where it does among its neighbours (data lists
+    rank before the other regions whatever their scores)."""
     penalties = [f"{part_text(k).removeprefix('penalty: ')} (x{v:g})"
                  for k, v in region.evidence.items() if k in PARTS and PARTS[k].penalty]
     pen = f" Penalised: {'; '.join(penalties)}." if penalties else ""

@@ -161,9 +161,9 @@ def _summary(ex: Extraction) -> str:
     rows = []
     for rg in ex.regions:
         rows.append(f"<tr data-key=\"g{rg.rank}\"><td><span class=\"chip\" style=\"--c:{region_colour(rg.rank)}\">"
-                    f"#{rg.rank}</span></td><td>{esc(rg.kind)}</td><td>{len(rg.records)}</td>"
+                    f"#{rg.rank}</span></td><td>{esc(rg.role)}</td><td>{esc(rg.kind)}</td><td>{len(rg.records)}</td>"
                     f"<td>{rg.score:.4g}</td><td>{esc(_label(nodes, rg.parent))}</td></tr>")
-    return ("<h2>Regions</h2><div class=\"scroll\"><table><thead><tr><th>rank</th><th>kind</th>"
+    return ("<h2>Regions</h2><div class=\"scroll\"><table><thead><tr><th>rank</th><th>role</th><th>kind</th>"
             "<th>records</th><th>score</th><th>parent</th></tr></thead><tbody>"
             f"{''.join(rows)}</tbody></table></div>")
 
@@ -180,7 +180,8 @@ def _region_section(ex: Extraction, k: int, layers: Layers) -> str:
     colour = region_colour(rg.rank)
     xpath = nodes[rg.parent].xpath if 0 <= rg.parent < len(nodes) else ""
     head = (f"<section id=\"sec-g{rg.rank}\"><h2><span class=\"chip\" style=\"--c:{colour}\">#{rg.rank}</span>"
-            f"{esc(rg.kind)} region, {len(rg.records)} records, score {rg.score:.4g}</h2>"
+            f"{esc(rg.kind)} region, {len(rg.records)} records, score {rg.score:.4g}, "
+            f"{'a data list' if rg.data else 'not data: ' + esc(rg.role)}</h2>"
             f"<div class=\"sub\">{esc(_label(nodes, rg.parent))} &middot; {esc(xpath)} &middot; "
             f"miner {esc(rg.miner)}, {rg.gn_size} element(s) per record</div>"
             f"<p class=\"why\">{esc(explain.why_rank(rg, above, below))}</p>")

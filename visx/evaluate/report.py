@@ -17,6 +17,7 @@ from typing import Any
 
 from visx.errors import ExportError
 from visx.evaluate import thresholds as th
+from visx.evaluate.data_lists import DataListScore
 from visx.evaluate.fields import FieldScore
 from visx.evaluate.metrics import Score, micro
 from visx.evaluate.runner import PageResult
@@ -59,6 +60,9 @@ class Summary:
     """Total align + schema time over total mine time, same pages."""
     align_schema_s: float = 0.0
     mine_s: float = 0.0
+    data_lists: DataListScore | None = None
+    """Data lists told from the other regions, over the pages with region labels."""
+    data_list_pages: int = 0
 
     @property
     def hit_rate(self) -> float:
@@ -83,6 +87,11 @@ class Summary:
             "time_ratio": {"median": _round(self.time_ratio_median), "total": _round(self.time_ratio_total),
                            "align_schema_s": round(self.align_schema_s, 3), "mine_s": round(self.mine_s, 3),
                            "target": th.TIME_RATIO_TARGET},
+            "data_lists": None if self.data_lists is None else {
+                "pages": self.data_list_pages, "p": round(self.data_lists.precision, 4),
+                "r": round(self.data_lists.recall, 4), "f1": round(self.data_lists.f1, 4),
+                "tp": self.data_lists.tp, "fp": self.data_lists.fp, "fn": self.data_lists.fn,
+                "tn": self.data_lists.tn, "unlabelled": self.data_lists.unlabelled},
         }
 
 
@@ -112,7 +121,10 @@ def summarize(results: Sequence[PageResult]) -> Summary:
     after = sum(r.stages["align"] + r.stages["schema"] for r in timed)
     mine = sum(r.stages["mine"] for r in timed)
     with_cells = [r.fields.score.f1 for r in results if r.fields.score.gold_all]
+    labelled = [r.data_lists for r in results if r.data_lists is not None]
     return Summary(
+        data_lists=sum(labelled, DataListScore()) if labelled else None,
+        data_list_pages=len(labelled),
         pages=len(results),
         top=micro(r.score.top for r in results),
         best=micro(r.score.best for r in results),
@@ -204,6 +216,11 @@ def summary_table(summary: Summary, label: str = "") -> str:
     lines.append(f"{'cells e2e':14}{c.e2e_precision:7.3f}{c.e2e_recall:7.3f}{c.e2e_f1:7.3f}{'':9}"
                  f"{c.correct:9d}{c.predicted_all:7d}{c.gold_all:7d}  over all records; "
                  f"column purity {c.purity:.3f} ({c.pure}/{c.column_cells} cells)")
+    if s.data_lists is not None:
+        d = s.data_lists
+        lines.append(f"{'data lists':14}{d.precision:7.3f}{d.recall:7.3f}{d.f1:7.3f}{'':9}"
+                     f"{d.tp:9d}{d.tp + d.fp:7d}{d.tp + d.fn:7d}  over {d.labelled} labelled regions on "
+                     f"{s.data_list_pages} pages ({d.unlabelled} unlabelled)")
     lines.append(f"align + schema / mine time: median {_fmt(s.time_ratio_median)} per page, total "
                  f"{_fmt(s.time_ratio_total)} ({s.align_schema_s:.2f} s / {s.mine_s:.2f} s); "
                  f"target <= {th.TIME_RATIO_TARGET}")

@@ -25,10 +25,11 @@ from visx.evaluate.cache import (
     stored_snapshot,
     testbed_config,
 )
+from visx.evaluate.data_lists import DataListScore, RegionLabel, load_labels, score_data_lists
 from visx.evaluate.dataset import Page, load_dataset, read_gold
 from visx.evaluate.fields import CellLike, PageFields, field_reason, score_fields
 from visx.evaluate.metrics import PageScore, failure_reason, score_page
-from visx.model import PageSnapshot
+from visx.model import PageSnapshot, Region
 
 
 class _RecordLike(Protocol):
@@ -101,6 +102,8 @@ class PageResult:
     """Seconds per analysis stage as the extraction reported them (clean, mine, ...)."""
     fields: PageFields = field(default_factory=PageFields)
     """Field-level result on the top-ranked region's table."""
+    data_lists: DataListScore | None = None
+    """Data lists told from the rest, on pages with region labels (None: no labels)."""
 
     @property
     def reason(self) -> str:
@@ -126,7 +129,8 @@ def eval_config(miner: str = "mdr") -> Config:
 
 
 def evaluate_page(
-    page: Page, cache_dir: Path | None, config: Config, analyse: Analyse, *, retry_failed: bool = False
+    page: Page, cache_dir: Path | None, config: Config, analyse: Analyse, *, retry_failed: bool = False,
+    labels: Sequence[RegionLabel] | None = None,
 ) -> PageResult:
     gold_records = read_gold(page)
     gold = [g.text for g in gold_records]
@@ -157,7 +161,12 @@ def evaluate_page(
     timings = getattr(extraction, "timings", None) or {}
     stages = {k: float(v) for k, v in timings.items() if k in ANALYSIS_STAGES}
     fields = page_fields(cells, score, top_table(extraction))
-    return PageResult(page, score, len(snap.nodes), dt, _seconds(render_s), stages=stages, fields=fields)
+    lists = None
+    if labels is not None:
+        regions = [rg for rg in getattr(extraction, "regions", ()) if isinstance(rg, Region)]
+        lists = score_data_lists(snap.nodes, regions, labels)
+    return PageResult(page, score, len(snap.nodes), dt, _seconds(render_s), stages=stages, fields=fields,
+                      data_lists=lists)
 
 
 def top_table(extraction: object) -> _TableLike | None:
@@ -193,18 +202,21 @@ def run_eval(
     analyse: Analyse | None = None,
     retry_failed: bool = False,
     progress: Callable[[int, int, PageResult], None] | None = None,
+    data_lists: Path | None = None,
 ) -> list[PageResult]:
     """Evaluate every page of ``dataset`` (see :func:`load_dataset` for ``pages``/``limit``).
 
     Pages whose render failed on an earlier run are not rendered again unless
-    ``retry_failed``: they stay in the results as failures.
+    ``retry_failed``: they stay in the results as failures. ``data_lists`` names a file of
+    region labels (:mod:`visx.evaluate.data_lists`) for the data-list score.
     """
+    labels = load_labels(data_lists) if data_lists is not None else {}
     cfg = config or eval_config()
     fn = analyse or pipeline_analyse()
     todo = load_dataset(dataset, pages=pages, limit=limit)
     out = []
     for i, page in enumerate(todo, start=1):
-        res = evaluate_page(page, cache_dir, cfg, fn, retry_failed=retry_failed)
+        res = evaluate_page(page, cache_dir, cfg, fn, retry_failed=retry_failed, labels=labels.get(page.id))
         out.append(res)
         if progress is not None:
             progress(i, len(todo), res)

@@ -41,23 +41,31 @@ _TOGGLES = frozenset({"checkbox", "radio"})
 def assign_roles(nodes: NodeTable, stats: Stats, regions: list[Region], page_h: float) -> list[Region]:
     """Set ``data`` and ``role`` on every region, and rank the data lists first (each group
     in its score order): a menu that outscored the results no longer passes for the main list."""
+    # First what each region is on its own, then how regions sit in one another: a layout
+    # box holds a data list, a data list inside another's record is part of that record.
+    own = {id(rg): _role(nodes, stats, rg, page_h) for rg in regions}
+    lists = [rg for rg in regions if own[id(rg)] == "data"]
     for rg in regions:
-        rg.role = _role(nodes, stats, rg, regions, page_h)
-        rg.data = rg.role == "data"
+        role = own[id(rg)]
+        if role == "data" and _holds_longer_list(nodes, stats, rg, lists):
+            role = "layout"
+        elif role == "data" and _nested(nodes, stats, rg, regions, lists):
+            role = "fragment"
+        rg.role = role
+        rg.data = role == "data"
     regions.sort(key=lambda rg: (not rg.data, rg.rank))
     for k, rg in enumerate(regions, 1):
         rg.rank = k
     return regions
 
 
-def _role(nodes: NodeTable, stats: Stats, rg: Region, regions: list[Region], page_h: float) -> str:
+def _role(nodes: NodeTable, stats: Stats, rg: Region, page_h: float) -> str:
+    """What ``rg`` is by its own records."""
     recs = rg.records
     n = len(recs)
     if n == 0:
         return "fragment"
     texts = [r.text.strip() for r in recs]
-    if _holds_longer_list(nodes, stats, rg, regions):
-        return "layout"
     if sum(1 for t in texts if _pager_like(t)) >= th.ROLE_SHARE * n:
         return "pager"
     if _breadcrumb(nodes, rg):
@@ -89,9 +97,43 @@ def _role(nodes: NodeTable, stats: Stats, rg: Region, regions: list[Region], pag
         return "navigation"
     if chars < th.FRAGMENT_CHARS and media < 0.5:
         return "fragment"
+    words = sum(len(t.split()) for t in texts) / n
+    if bottom_most(rg, page_h) and media < 1.0 and words < th.CONTROL_MAX_WORDS * 3:
+        return "footer-links"
+    if words < th.CONTROL_MAX_WORDS and media < 1.0:
+        # Tabs, sort options, one-word entries: controls and links, not records.
+        return "navigation" if links >= 0.8 else "filter"
+    if n == 2 and words < th.PAIR_MIN_WORDS:
+        return "layout"
     if n <= 3 and leaves < th.LAYOUT_MIN_LEAVES and media < 1.0 and chars < th.LAYOUT_MAX_CHARS:
         return "layout"
     return "data"
+
+
+def bottom_most(rg: Region, page_h: float) -> bool:
+    return page_h > 0 and rg.bbox[1] >= (1.0 - th.FOOTER_BAND) * page_h
+
+
+def _nested(nodes: NodeTable, stats: Stats, rg: Region, regions: list[Region], lists: list[Region]) -> bool:
+    """``rg`` lies inside one record of another region (a table or a list inside a post, the
+    fields of a card): part of that record, not a list of its own. Not so when ``rg`` is the
+    longer list the other's few layout boxes hold."""
+    first = rg.records[0].parts[0]
+    for other in regions:
+        if other is rg or len(other.records) < 2 or _holds_longer_list(nodes, stats, other, lists):
+            continue
+        for r in other.records:
+            if any(p != first and nodes.is_ancestor(p, first) for p in r.parts):
+                return True
+        # Between the records of a list that ranks higher and is at least as long, under its
+        # parent: an expanded post body, a row of the list that is no record of it.
+        if other.rank > rg.rank or len(other.records) < len(rg.records):
+            continue
+        start = other.records[0].parts[0]
+        stop = max(nodes[p].end for p in other.records[-1].parts)
+        if other.parent != rg.parent and nodes.is_ancestor(other.parent, first) and start < first < stop:
+            return True
+    return False
 
 
 def _pager_like(text: str) -> bool:
@@ -145,6 +187,10 @@ def _holds_longer_list(nodes: NodeTable, stats: Stats, rg: Region, regions: list
         holders = [r for r in rg.records if any(nodes.is_ancestor(p, first) for p in r.parts)]
         if not holders:
             continue
+        # One box holding a list of its own (ads beside the results block), or boxes whose
+        # text is mostly the inner list's; the same short list in each record is a field.
+        if len(holders) == 1 and len(other.records) >= th.LAYOUT_INNER_MIN:
+            return True
         inner = sum(stats.chars(r.parts) for r in other.records)
         outer = sum(stats.chars(r.parts) for r in holders)
         if inner >= th.CONTAINER_TEXT_SHARE * outer:

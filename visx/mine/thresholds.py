@@ -129,3 +129,14 @@ LAYOUT_MAX_CHARS = 60
 FILTER_MAX_CHARS = 40
 # A region of more records than this is a list, whatever lies inside its records.
 LAYOUT_MAX_BLOCKS = 3
+# Records of fewer words than this on average, without a picture, are controls (tabs,
+# sort options, "All", "Recommended") or one-word links; records name several things.
+CONTROL_MAX_WORDS = 3.5
+# Two records of fewer words than this are two boxes of a layout ("Help / Contact",
+# two promo lines), not a list.
+PAIR_MIN_WORDS = 12
+# Short link lists in the page's lowest band of this share are the footer's.
+FOOTER_BAND = 0.1
+# A list of at least this many records inside a single one of a region's few records
+# makes that region a layout of boxes, the list its content.
+LAYOUT_INNER_MIN = 5
