@@ -92,6 +92,7 @@ def test_locale_numbers_dates_and_relative_dates() -> None:
 
 def test_split_records_align_like_any_other() -> None:
     t = table_json("split_table")
-    assert [c["name"] for c in t["columns"]] == ["model", "price", "more"]  # type: ignore[index, union-attr]
+    # "Details" in every record is interface; its link, the only one, is the record's URL.
+    assert [c["name"] for c in t["columns"]] == ["model", "price", "url"]  # type: ignore[index, union-attr]
     assert [r[0]["text"] for r in t["rows"]] == ["Lumen X100", "Pico Z5", "Orbit 7", "Vega Mini"]  # type: ignore[index, union-attr]
     assert [r[2]["href"] for r in t["rows"]][2] == "file:///c/orbit7"  # type: ignore[index, union-attr]

@@ -172,6 +172,9 @@ class SchemaConfig(_Section):
     """Field order of numeric dates such as 03/04/2026; ``auto`` decides per column."""
     drop_constant: bool = True
     """Leave columns with the same value in every record (``Add to cart``) out of the default table."""
+    tidy: bool = True
+    """Tidy the tables (``visx.schema.tidy``): one URL per record link, a currency apart from
+    its amount joined to it, interface words left out, sparse columns of one field merged."""
 
 
 class DebugConfig(_Section):

@@ -19,6 +19,7 @@ from visx.schema.entities import Context, Typed, parse_as, type_text
 from visx.schema.names import ColumnFacts, name_columns
 from visx.schema.numbers import text_counts, vote_of
 from visx.schema.table import Cell, Column, Table
+from visx.schema.tidy import tidy
 
 # A Typed per cell: tuple.__new__ skips the NamedTuple constructor's default handling.
 _new_typed = cast("Callable[[type[Typed], tuple[Any, ...]], Typed]", tuple.__new__)
@@ -94,6 +95,8 @@ def _build(nodes: NodeTable, region: Region, alignment: Alignment, cfg: SchemaCo
                for col, f, (name, source) in zip(cols, facts, names, strict=True)]
     by_col = [_cells(nodes, col) for col in cols]
     rows: list[list[Cell | None]] = [list(row) for row in zip(*by_col, strict=True)]
+    if cfg.tidy:
+        tidy(columns, rows)
     warnings = []
     if alignment.forced:
         warnings.append(f"{alignment.forced} data item(s) placed at a guessed column")

@@ -72,10 +72,16 @@ def currency_code(written: str) -> str:
 
 _CUR = "|".join(_cur_pattern(k) for k in sorted(CURRENCIES, key=len, reverse=True))
 _AMOUNT = r"\d[\d.,'\u00a0\u202f ]*\d|\d"
+_MULT = r"k|m|bn|mio|mrd|thousand|million|billion"
 _PRICE = re.compile(
-    rf"(?<![\w$])(?P<c1>{_CUR})\s?(?P<a1>{_AMOUNT})(?!\d)|(?P<a2>{_AMOUNT})\s?(?P<c2>{_CUR})(?![\w$])",
+    rf"(?<![\w$])(?P<c1>{_CUR})\s?(?P<a1>{_AMOUNT})(?!\d)(?:\s?(?P<m1>{_MULT})\b)?"
+    rf"|(?P<a2>{_AMOUNT})(?:\s?(?P<m2>{_MULT})\b)?\s?(?P<c2>{_CUR})(?![\w$])",
     re.I,
 )
+_MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mio": 1e6, "million": 1e6, "bn": 1e9, "mrd": 1e9,
+                "billion": 1e9}
+# The lower bound of a range whose currency is written once, after the upper ("12 - 20 EUR").
+_RANGE_LOW = re.compile(rf"(?P<a>{_AMOUNT})(?:\s?(?P<m>{_MULT})\b)?\s*[-–—]\s*$", re.I)
 _PERCENT = re.compile(r"[-+−]?\d[\d.,]*\s?%")
 _RATING = re.compile(
     r"(?P<v>\d+(?:[.,]\d+)?)\s*(?:out\s+of|of|/|von|sur|de)\s*(?P<s>\d+)(?:\s*stars?|\s*sterne)?"
@@ -178,20 +184,35 @@ def _price(text: str, ctx: Context) -> Typed | None:
         return None
     m = found[0]
     cur = m.group("c1") or m.group("c2") or ""
-    amount = parse_number((m.group("a1") or m.group("a2") or "").strip(), ctx.decimal)
+    amount = _amount(m.group("a1") or m.group("a2"), m.group("m1") or m.group("m2"), ctx)
     if amount is None:
         return None
-    used = sum(f.end() - f.start() for f in found[:2])
+    low = _RANGE_LOW.search(text, 0, m.start()) if len(found) == 1 and m.group("c2") else None
+    used = sum(f.end() - f.start() for f in found[:2]) + (low.end() - low.start() if low else 0)
     if len(text) - used > th.MAX_EXTRA_CHARS:
         return None
     value: dict[str, Any] = {"amount": amount, "currency": currency_code(cur)}
     flags: tuple[str, ...] = ()
+    hi = None
     if len(found) > 1:
-        hi = parse_number((found[1].group("a1") or found[1].group("a2") or "").strip(), ctx.decimal)
-        if hi is not None:
-            value["max"] = hi
-            flags = ("range",)
+        hi = _amount(found[1].group("a1") or found[1].group("a2"), found[1].group("m1") or found[1].group("m2"),
+                     ctx)
+    elif low is not None:
+        lo = _amount(low.group("a"), low.group("m") or m.group("m1") or m.group("m2"), ctx)
+        if lo is not None:
+            value["amount"], hi = lo, amount
+    if hi is not None:
+        value["max"] = hi
+        flags = ("range",)
     return Typed("price", value, flags)
+
+
+def _amount(digits: str | None, mult: str | None, ctx: Context) -> float | None:
+    """A written amount as a number, its multiplier applied ("71k" -> 71000)."""
+    v = parse_number((digits or "").strip(), ctx.decimal)
+    if v is None or not mult:
+        return v
+    return round(v * _MULTIPLIERS[mult.lower()], 6)
 
 
 def _percent(text: str, ctx: Context) -> Typed | None:

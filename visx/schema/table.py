@@ -15,7 +15,7 @@ from visx.model import BBox
 if TYPE_CHECKING:
     import pandas
 
-HIDDEN_FLAGS = frozenset({"constant", "label"})
+HIDDEN_FLAGS = frozenset({"constant", "label", "interface", "merged"})
 """Columns with one of these flags are not in the default table."""
 
 
@@ -30,6 +30,8 @@ class Column:
     """Share of records with a value in this column."""
     flags: tuple[str, ...] = ()
     """``constant`` (same value everywhere), ``label`` (names another column),
+    ``interface`` (button and badge words), ``merged`` (its values moved to another
+    column), ``same-link`` (its links repeat an earlier column's: no URL field),
     ``list`` (list-valued cells), ``relative`` (relative dates kept raw), ..."""
     source: str = ""
     """Where the name comes from: ``header``, ``label``, ``class``, ``role``, ``type``
@@ -121,7 +123,10 @@ class Table:
         keys = [c.name]
         if c.type == "price":
             keys.append(f"{c.name}_currency")
-        if c.type != "url" and any(r[i] is not None and r[i].href for r in self.rows):  # type: ignore[union-attr]
+        if "range" in c.flags:
+            keys.append(f"{c.name}_max")
+        if c.type != "url" and "same-link" not in c.flags \
+                and any(r[i] is not None and r[i].href for r in self.rows):  # type: ignore[union-attr]
             keys.append(f"{c.name}_url")
         return keys
 
@@ -138,9 +143,11 @@ class Table:
         elif c.type == "price" and isinstance(value, dict):
             out[c.name] = value.get("amount")
             out[f"{c.name}_currency"] = value.get("currency")
+            if f"{c.name}_max" in out:
+                out[f"{c.name}_max"] = value.get("max")
         else:
             out[c.name] = value
-        if len(keys) > 1 and keys[-1] == f"{c.name}_url":
+        if keys[-1] == f"{c.name}_url":
             out[keys[-1]] = cell.href
         return out
 

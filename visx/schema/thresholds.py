@@ -87,3 +87,41 @@ TYPE_NAMES: dict[str, str] = {
     "url": "link", "email": "email", "phone": "phone", "image": "image", "text": "text",
 }
 """Fallback column names by type, used when no header, label or class names a column."""
+
+# Tidying (visx.schema.tidy) ---------------------------------------------------
+SAME_LINK_SHARE = 0.8
+"""A column gives no URL field of its own when its link repeats an earlier column's in this
+share of its linked records (title, picture and "Read more" lead to one page)."""
+
+SPARSE_MIN_RECORDS = 5
+"""Sparse columns are merged only in tables of this many records: in fewer, every column is sparse."""
+
+SPARSE_MAX_FILL = 0.3
+"""A column filled in at most this share of the records is sparse; two sparse columns of one
+name and type, never both filled, are one field built two ways."""
+
+INTERFACE_WORDS = frozenset({
+    "follow", "unfollow", "like", "likes", "reblog", "share", "save", "saved", "save job", "apply",
+    "apply now", "easy apply", "add to cart", "add to bag", "add to basket", "add to list", "add to wishlist",
+    "buy now", "shop now", "compare", "reply", "report", "subscribe", "subscribed", "sponsored", "promoted",
+    "ad", "ads", "advertisement", "more", "read more", "see more", "show more", "learn more", "details",
+    "view details", "view", "view more", "quick view", "bookmark", "favorite", "favourite", "watch",
+    "hide", "permalink", "embed", "flag", "upvote", "downvote", "vote", "comment", "comments", "edit",
+    "delete", "download", "print", "email", "tweet", "pin it", "send", "message", "contact", "book now",
+    "select", "choose options", "see options", "in den warenkorb", "merken", "teilen", "antworten",
+    "ajouter au panier", "partager", "répondre", "añadir al carrito", "compartir", "responder",
+})
+"""Labels of buttons and badges: a column made of these (80% of its texts, case and
+punctuation aside) is the interface of the records, not their data."""
+
+TYPE_NAME_SOURCES = frozenset({"type", "text"})
+"""Name sources that say nothing of a column's role (named after its type, or its own text):
+sparse columns so named are not merged."""
+
+FOLD_MIN_COLUMNS = 25
+"""A table of this many shown columns is past what a person would name: its partly filled
+text columns, when they sit in one block of each record, fold into one body column."""
+
+FOLD_MAX_FILL = 0.8
+"""Columns filled in fewer of the records than this are the body's candidates; fuller ones
+are the record's own fields (title, author, score) and stay."""
