@@ -140,6 +140,10 @@ class MineConfig(_Section):
     """T: normalized edit distance at or below which two nodes are similar."""
     visual: bool = True
     """Use box geometry and styles as extra evidence."""
+    join_shapes: bool = True
+    """Join data lists right above one another whose records look the same on screen (the same
+    text, link and picture leaves in order) though their markup differs: sponsored results
+    above organic ones (``visx.mine.sections``)."""
 
     @field_validator("miner")
     @classmethod

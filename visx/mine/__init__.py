@@ -12,7 +12,7 @@ from visx.mine.mdr import candidates_for, distance
 from visx.mine.rank import rank
 from visx.mine.records import merge_split_rows, region_from
 from visx.mine.roles import assign_roles
-from visx.mine.sections import drop_pager_records, join_sections
+from visx.mine.sections import drop_pager_records, join_adjacent_sections, join_sections
 from visx.mine.thresholds import (
     CONTAINER_TEXT_SHARE,
     MAX_CONTAINERS,
@@ -44,7 +44,13 @@ def mine(snapshot: PageSnapshot, cleaned: Cleaned | None, config: MineConfig | N
     regions = merge_split_rows(nodes, ts, st, regions, cfg.threshold)
     regions = drop_covered(nodes, ts, st, regions, cfg.threshold)
     regions = drop_pager_records(join_sections(nodes, regions))
-    return assign_roles(nodes, st, rank(nodes, st, regions, snapshot.width, snapshot.height), snapshot.height)
+    regions = assign_roles(nodes, st, rank(nodes, st, regions, snapshot.width, snapshot.height), snapshot.height)
+    if cfg.join_shapes:
+        joined = join_adjacent_sections(nodes, st, regions)
+        if len(joined) != len(regions):
+            regions = assign_roles(nodes, st, rank(nodes, st, joined, snapshot.width, snapshot.height),
+                                   snapshot.height)
+    return regions
 
 
 def drop_covered(

@@ -15,8 +15,18 @@ from __future__ import annotations
 
 import re
 
-from visx.mine.thresholds import PAGER_MIN_RECORDS, SECTION_OVERLAP
-from visx.model import NodeTable, Region, union_bbox
+from visx.mine.mdr import distance
+from visx.mine.stats import MEDIA_TAGS, Stats
+from visx.mine.thresholds import (
+    PAGER_MIN_RECORDS,
+    SECTION_GAP_RECORDS,
+    SECTION_MARKERS,
+    SECTION_OVERLAP,
+    SHAPE_DISTANCE,
+    SHAPE_MAX,
+    SHAPE_SAMPLE,
+)
+from visx.model import NodeTable, Record, Region, union_bbox
 
 
 def _template(nodes: NodeTable, rg: Region) -> tuple[str, tuple[str, ...]] | None:
@@ -128,3 +138,103 @@ def drop_pager_records(regions: list[Region]) -> list[Region]:
                             gn_size=rg.gn_size, evidence=dict(rg.evidence))
         out.append(rg)
     return out
+
+
+def _leaf_kinds(nodes: NodeTable, stats: Stats, rec: Record) -> str:
+    """A record's shape: its text and picture leaves in reading order, a letter each
+    (``l`` linked text, ``t`` text, ``m`` picture)."""
+    out = []
+    for p in rec.parts:
+        link = -1
+        for i in range(p, nodes[p].end):
+            nd = nodes[i]
+            if nd.vis:
+                continue
+            if link >= 0 and i >= nodes[link].end:
+                link = -1
+            if nd.tag == "a" and "href" in nd.attrs:
+                link = i
+            if nd.tag in MEDIA_TAGS:
+                out.append("m")
+            elif nd.text.strip() or any(nodes[c].tail.strip() for c in nd.children):
+                out.append("l" if link >= 0 else "t")
+    return "".join(out)[:SHAPE_MAX]
+
+
+def _shape(nodes: NodeTable, stats: Stats, rg: Region) -> str:
+    """The most common record shape of a region."""
+    counts: dict[str, int] = {}
+    for r in rg.records[:SHAPE_SAMPLE]:
+        k = _leaf_kinds(nodes, stats, r)
+        counts[k] = counts.get(k, 0) + 1
+    return max(counts, key=lambda k: counts[k]) if counts else ""
+
+
+def join_adjacent_sections(nodes: NodeTable, stats: Stats, regions: list[Region]) -> list[Region]:
+    """Data lists one right above the other, in one column and one document, whose records
+    have the same shape (the same text, link and picture leaves in the same order) are one
+    list written two ways: sponsored results above organic ones, a featured strip."""
+    data = sorted((rg for rg in regions if rg.data and rg.records), key=lambda rg: rg.bbox[1])
+    replaced: dict[int, Region] = {}
+    current: Region | None = None
+    for b in data:
+        if current is not None and _follows(nodes, stats, current, b):
+            merged = _merge(nodes, current, b)
+            for rg in (current, b):
+                replaced[id(rg)] = merged
+            for key, rep in replaced.items():
+                if rep is current:
+                    replaced[key] = merged
+            current = merged
+        else:
+            current = b
+    if not replaced:
+        return regions
+    out: list[Region] = []
+    for rg in regions:
+        rep = replaced.get(id(rg), rg)
+        if all(o is not rep for o in out):
+            out.append(rep)
+    return out
+
+
+def _follows(nodes: NodeTable, stats: Stats, a: Region, b: Region) -> bool:
+    """``b`` starts right below ``a``, in its column and document, with records of its shape."""
+    _, ay, _, ah = a.bbox
+    _, by, _, bh = b.bbox
+    gap = by - (ay + ah)
+    rec_h = (ah / len(a.records) + bh / len(b.records)) / 2
+    if gap < -1 or gap > SECTION_GAP_RECORDS * rec_h or not _same_column(a, b):
+        return False
+    if _document(nodes, a.parent) != _document(nodes, b.parent) or not _apart(nodes, a, b):
+        return False
+    if not _markers_allow(nodes, a, b):
+        return False
+    sa, sb = _shape(nodes, stats, a), _shape(nodes, stats, b)
+    return bool(sa and sb) and distance(sa, sb, SHAPE_DISTANCE) <= SHAPE_DISTANCE
+
+
+_TOKEN = re.compile(r"[-_\s:.]+|(?<=[a-z])(?=[A-Z])")
+
+
+def _markers_allow(nodes: NodeTable, a: Region, b: Region) -> bool:
+    """Classes that one section's records carry and the other's do not must say why the
+    section stands apart (sponsored, featured); other differences ("video" and "text"
+    items) mark two kinds of content, two lists."""
+    ca = set.intersection(*(set(nodes[r.parts[0]].classes) for r in a.records))
+    cb = set.intersection(*(set(nodes[r.parts[0]].classes) for r in b.records))
+    diff = ca ^ cb
+    if not diff:
+        return True
+    tokens = {t.lower() for name in diff for t in _TOKEN.split(name) if t}
+    return not tokens.isdisjoint(SECTION_MARKERS)
+
+
+def _merge(nodes: NodeTable, a: Region, b: Region) -> Region:
+    records = sorted(a.records + b.records, key=lambda r: r.parts[0])
+    big = a if len(a.records) >= len(b.records) else b
+    evidence = dict(big.evidence)
+    evidence["joined_sections"] = evidence.get("joined_sections", 1) + 1
+    return Region(parent=_common_ancestor(nodes, a.parent, b.parent), records=records,
+                  bbox=union_bbox([r.bbox for r in records]), kind=big.kind, gn_size=big.gn_size,
+                  evidence=evidence)

@@ -140,3 +140,19 @@ FOOTER_BAND = 0.1
 # A list of at least this many records inside a single one of a region's few records
 # makes that region a layout of boxes, the list its content.
 LAYOUT_INNER_MIN = 5
+# Sections of one list written two ways (sponsored above organic results) join when
+# they follow each other within this many record heights ...
+SECTION_GAP_RECORDS = 1.5
+# ... and their records' shapes (text, link and picture leaves in order) are this close
+# (normalised edit distance): the markup differs, what a reader sees does not.
+SHAPE_DISTANCE = 0.25
+# Shapes are read from this many records and cut at this many leaves.
+SHAPE_SAMPLE = 8
+SHAPE_MAX = 60
+# Class words that set a section of one list apart (its records are otherwise the list's):
+# paid placements and highlighted items. Other class differences between two adjacent
+# lists (video / text, news / opinion) are two kinds of content, kept apart.
+SECTION_MARKERS = frozenset({
+    "ad", "ads", "adv", "advert", "advertisement", "sponsored", "sponsor", "promoted", "promo", "paid",
+    "featured", "feature", "highlight", "highlighted", "premium", "spotlight", "pinned", "top", "sticky",
+})
