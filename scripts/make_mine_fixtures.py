@@ -142,8 +142,32 @@ def split_sections() -> str:
     return page('<div class="wrap"><div id="results">' + top + organic + bottom + "</div></div>")
 
 
+def two_rows_tight() -> str:
+    """A title row and a subtext row per item with no spacer row between items: only the
+    period of the rows tells where an item ends."""
+    rows = []
+    for i in range(1, 11):
+        rows.append(f'<tr class="athing"><td class="rank">{i}.</td><td><a href="/item{i}">Story number {i} '
+                    f'about something</a> <span class="site">(example{i}.com)</span></td></tr>')
+        rows.append(f'<tr><td></td><td class="subtext">{i * 10} points by <a href="/u{i}">user{i}</a> '
+                    f'{i} hours ago | <a href="/c{i}">{i * 3} comments</a></td></tr>')
+    return page('<div class="wrap"><table id="items">' + "".join(rows) + "</table></div>")
+
+
+def masonry() -> str:
+    """A feed in three column containers: post 1 in column 1, post 2 in column 2, ..."""
+    cols: list[list[str]] = [[], [], []]
+    for i in range(1, 19):
+        words = " ".join(["word"] * (8 + (i * 13) % 40))
+        cols[(i - 1) % 3].append(f'<article class="post" style="border:1px solid #ccc;margin:0 0 8px;padding:6px">'
+                                 f'<h3><a href="/p{i}">Post title {i}</a></h3><p>{words}</p>'
+                                 f'<span class="author">by author{i}</span></article>')
+    columns = "".join(f'<div class="col" style="width:290px">{"".join(c)}</div>' for c in cols)
+    return page(f'<div class="wrap" style="display:flex;gap:10px">{columns}</div>')
+
+
 PAGES = {f.__name__: f for f in (two_rows, split_table, grid_table, grid_flex, ads_between, optional_parts,
-                                  several_regions, site_map_footer, split_sections)}
+                                  several_regions, site_map_footer, split_sections, two_rows_tight, masonry)}
 
 
 def main(argv: list[str]) -> int:

@@ -201,3 +201,20 @@ def test_a_row_of_page_numbers_at_the_end_is_not_a_record() -> None:
     # A list that is numbers all through (a price grid, a table of scores) keeps every record.
     nums = [Record(parts=[i], bbox=(0.0, 20.0 * i, 100.0, 18.0), text=f"{i} {i + 1}") for i in range(5)]
     assert len(drop_pager_records([Region(parent=0, records=nums)])[0].records) == 5
+
+
+def test_two_row_records_without_a_spacer_are_paired_by_their_period() -> None:
+    _snap, regions = regions_of("two_rows_tight")
+    main = regions[0]
+    assert len(main.records) == 10
+    assert main.records[0].text.startswith("1. Story number 1 about something (example1.com) 10 points by user1")
+
+
+def test_masonry_columns_are_one_list_in_reading_order() -> None:
+    _snap, regions = regions_of("masonry")
+    main = regions[0]
+    titles = [int(r.text.split()[2]) for r in main.records]
+    assert sorted(titles) == list(range(1, 19))
+    assert titles[:3] == [1, 2, 3]  # the tops of the three columns come first
+    tops = [r.bbox[1] for r in main.records]
+    assert tops == sorted(tops)

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from visx.config import MineConfig
 from visx.mine import stats as stats_mod
 from visx.mine import tagstring
@@ -94,6 +96,14 @@ def drop_covered(
     return out
 
 
+def _side_by_side(blocks: list[Region]) -> bool:
+    """Blocks laid out as columns: each overlaps the next one vertically and lies beside it."""
+    boxes = sorted((rg.bbox for rg in blocks), key=lambda b: b[0])
+    return len(boxes) >= 2 and all(
+        b[0] >= a[0] + a[2] - 1 and b[1] < a[1] + a[3] and a[1] < b[1] + b[3]
+        for a, b in itertools.pairwise(boxes))
+
+
 def _merge_blocks(
     nodes: NodeTable,
     ts: tagstring.TagStrings,
@@ -132,6 +142,9 @@ def _merge_blocks(
         return None
     alike.sort(key=lambda rg: rg.parent)
     records = [r for rg in alike for r in rg.records]
+    if _side_by_side(alike):
+        # Columns of one feed (masonry): the list reads across, top to bottom.
+        records.sort(key=lambda r: (r.bbox[1], r.bbox[0]))
     return Region(
         parent=top.parent,
         records=records,

@@ -10,15 +10,21 @@ screen may differ a little more in their tag strings.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
+from statistics import median
 
 from rapidfuzz.distance import Levenshtein
 
+from visx.mine.shape import leaf_shape
 from visx.mine.stats import Stats
 from visx.mine.thresholds import (
     LENGTH_RATIO_CUTOFF,
     MAX_SKIPPED_GAP,
+    PERIOD_MARGIN,
     RELAXED_COVERAGE,
+    TWO_ROW_ALIKE,
+    TWO_ROW_UNLIKE,
     VISUAL_RELAX,
 )
 from visx.model import NodeTable
@@ -38,6 +44,8 @@ class Candidate:
     mean_dist: float
     skipped: list[int]
     """Children skipped between GNs (ads, separators)."""
+    periodic: bool = False
+    """Two unlike rows repeating as pairs (see :func:`two_row`)."""
 
     @property
     def covered(self) -> int:
@@ -121,11 +129,11 @@ def candidates_for(
                     run.append(b_nodes)
                     dists.append(d)
                 else:
-                    _close(runs, parent, r, run, dists, pos, stats)
+                    _close(runs, parent, r, run, dists, pos, stats, strings, nodes)
                     run, dists = [], []
                 prev = cur
                 j += r
-            _close(runs, parent, r, run, dists, pos, stats)
+            _close(runs, parent, r, run, dists, pos, stats, strings, nodes)
             found.extend(_join_across_gaps(runs, children, strings, threshold))
     return _select(found, children, strings, threshold)
 
@@ -138,6 +146,8 @@ def _close(
     dists: list[float],
     pos: dict[int, int],
     stats: Stats,
+    strings: list[str],
+    nodes: NodeTable,
 ) -> None:
     if len(run) < 2:
         return
@@ -146,7 +156,8 @@ def _close(
         return
     first = pos[run[0][0]]
     last = pos[run[-1][-1]] + 1
-    found.append(Candidate(parent, r, run, first, last, sum(dists) / len(dists), []))
+    found.append(Candidate(parent, r, run, first, last, sum(dists) / len(dists), [],
+                           r == 2 and two_row(strings, run) and _two_shapes(nodes, run)))
 
 
 def _select(found: list[Candidate], children: list[int], strings: list[str], threshold: float) -> list[Candidate]:
@@ -154,9 +165,12 @@ def _select(found: list[Candidate], children: list[int], strings: list[str], thr
 
     A run alike only with the visual relaxation counts half its coverage, so a
     longer combination whose members match strictly wins over it (a title row
-    plus a subtext row, rather than every table row on its own).
+    plus a subtext row, rather than every table row on its own). Between runs
+    that cover as much, pairs of unlike rows that repeat (row 1 like row 3, row
+    2 like row 4, row 1 unlike row 2) win over single rows.
     """
-    found.sort(key=lambda cd: (-cd.covered * (RELAXED_COVERAGE if cd.mean_dist > threshold else 1.0), cd.r, cd.first))
+    found.sort(key=lambda cd: (-cd.covered * (RELAXED_COVERAGE if cd.mean_dist > threshold else 1.0),
+                               not cd.periodic, cd.r, cd.first))
     chosen: list[Candidate] = []
     for cd in found:
         if all(cd.last <= o.first or cd.first >= o.last for o in chosen):
@@ -179,7 +193,47 @@ def _join_across_gaps(chosen: list[Candidate], children: list[int], strings: lis
                     skipped = prev.skipped + children[prev.last : cd.first] + cd.skipped
                     n_prev, n_cd = len(prev.gns) - 1, len(cd.gns) - 1
                     mean = (prev.mean_dist * n_prev + cd.mean_dist * n_cd) / max(1, n_prev + n_cd)
-                    out[-1] = Candidate(prev.parent, prev.r, prev.gns + cd.gns, prev.first, cd.last, mean, skipped)
+                    out[-1] = Candidate(prev.parent, prev.r, prev.gns + cd.gns, prev.first, cd.last, mean, skipped,
+                                        prev.periodic and cd.periodic)
                     continue
         out.append(cd)
     return out
+
+
+def periodic(strings: list[str], groups: list[list[int]]) -> bool:
+    """Members at the same place in consecutive groups are closer than neighbours in a group
+    (a title row, then its details row, again and again)."""
+    within = [distance(strings[a], strings[b], 1.0) for g in groups for a, b in itertools.pairwise(g)]
+    across = [
+        distance(strings[g[k]], strings[h[k]], 1.0)
+        for g, h in itertools.pairwise(groups)
+        for k in range(min(len(g), len(h)))
+    ]
+    if len(groups) < 3 or not within or not across:  # two groups show no period
+        return False
+    # Medians: a few odd members (an ad, a separator) must not make a period.
+    return median(across) + PERIOD_MARGIN < median(within)
+
+
+def two_row(strings: list[str], pairs: list[list[int]]) -> bool:
+    """Pairs of unlike rows repeating: each first row (nearly) the same as the other first
+    rows, each second as the other seconds, and a first clearly further from its second, as
+    a title row and its details row. Like rows paired by chance are as close within a pair
+    as across pairs."""
+    if len(pairs) < 3 or any(len(p) != 2 for p in pairs):
+        return False
+    within = median(distance(strings[a], strings[b], 1.0) for a, b in pairs)
+    across = median(distance(strings[g[k]], strings[h[k]], 1.0)
+                    for g, h in itertools.pairwise(pairs) for k in (0, 1))
+    return across <= TWO_ROW_ALIKE and within >= across + TWO_ROW_UNLIKE
+
+
+def _two_shapes(nodes: NodeTable, pairs: list[list[int]]) -> bool:
+    """The two rows of a pair read differently (a title row, a details row) and every pair
+    reads alike: one shape for the first rows, another for the seconds, on most pairs."""
+    firsts = [leaf_shape(nodes, [a]) for a, _ in pairs]
+    seconds = [leaf_shape(nodes, [b]) for _, b in pairs]
+    top1 = max(set(firsts), key=firsts.count)
+    top2 = max(set(seconds), key=seconds.count)
+    n = len(pairs)
+    return top1 != top2 and firsts.count(top1) >= 0.8 * n and seconds.count(top2) >= 0.8 * n

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from statistics import median
 
-from visx.mine.mdr import Candidate, distance, lined_up
+from visx.mine.mdr import Candidate, distance, lined_up, periodic
 from visx.mine.stats import Stats
 from visx.mine.tagstring import TagStrings
 from visx.mine.thresholds import (
@@ -23,7 +22,6 @@ from visx.mine.thresholds import (
     GRID_TEXT_SHARE,
     HOMOGENEOUS_SHARE,
     MIN_RECORD_ELEMENTS,
-    PERIOD_MARGIN,
     SAME_TEMPLATE_SHARE,
     VISUAL_RELAX,
 )
@@ -232,17 +230,7 @@ def _homogeneous(
 
 
 def _periodic(ts: TagStrings, groups: list[list[int]]) -> bool:
-    """Members at the same place in consecutive groups are closer than neighbours in a group."""
-    within = [distance(ts.strings[a], ts.strings[b], 1.0) for g in groups for a, b in itertools.pairwise(g)]
-    across = [
-        distance(ts.strings[g[k]], ts.strings[h[k]], 1.0)
-        for g, h in itertools.pairwise(groups)
-        for k in range(min(len(g), len(h)))
-    ]
-    if len(groups) < 3 or not within or not across:  # two groups show no period
-        return False
-    # Medians: a few odd members (an ad, a separator) must not make a period.
-    return median(across) + PERIOD_MARGIN < median(within)
+    return periodic(ts.strings, groups)
 
 
 def _extend_grid(

@@ -16,17 +16,17 @@ from __future__ import annotations
 import re
 
 from visx.mine.mdr import distance
-from visx.mine.stats import MEDIA_TAGS, Stats
+from visx.mine.shape import leaf_shape
+from visx.mine.stats import Stats
 from visx.mine.thresholds import (
     PAGER_MIN_RECORDS,
     SECTION_GAP_RECORDS,
     SECTION_MARKERS,
     SECTION_OVERLAP,
     SHAPE_DISTANCE,
-    SHAPE_MAX,
     SHAPE_SAMPLE,
 )
-from visx.model import NodeTable, Record, Region, union_bbox
+from visx.model import NodeTable, Region, union_bbox
 
 
 def _template(nodes: NodeTable, rg: Region) -> tuple[str, tuple[str, ...]] | None:
@@ -140,32 +140,11 @@ def drop_pager_records(regions: list[Region]) -> list[Region]:
     return out
 
 
-def _leaf_kinds(nodes: NodeTable, stats: Stats, rec: Record) -> str:
-    """A record's shape: its text and picture leaves in reading order, a letter each
-    (``l`` linked text, ``t`` text, ``m`` picture)."""
-    out = []
-    for p in rec.parts:
-        link = -1
-        for i in range(p, nodes[p].end):
-            nd = nodes[i]
-            if nd.vis:
-                continue
-            if link >= 0 and i >= nodes[link].end:
-                link = -1
-            if nd.tag == "a" and "href" in nd.attrs:
-                link = i
-            if nd.tag in MEDIA_TAGS:
-                out.append("m")
-            elif nd.text.strip() or any(nodes[c].tail.strip() for c in nd.children):
-                out.append("l" if link >= 0 else "t")
-    return "".join(out)[:SHAPE_MAX]
-
-
 def _shape(nodes: NodeTable, stats: Stats, rg: Region) -> str:
     """The most common record shape of a region."""
     counts: dict[str, int] = {}
     for r in rg.records[:SHAPE_SAMPLE]:
-        k = _leaf_kinds(nodes, stats, r)
+        k = leaf_shape(nodes, r.parts)
         counts[k] = counts.get(k, 0) + 1
     return max(counts, key=lambda k: counts[k]) if counts else ""
 

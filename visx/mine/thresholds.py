@@ -146,9 +146,8 @@ SECTION_GAP_RECORDS = 1.5
 # ... and their records' shapes (text, link and picture leaves in order) are this close
 # (normalised edit distance): the markup differs, what a reader sees does not.
 SHAPE_DISTANCE = 0.25
-# Shapes are read from this many records and cut at this many leaves.
+# Shapes are read from this many records.
 SHAPE_SAMPLE = 8
-SHAPE_MAX = 60
 # Class words that set a section of one list apart (its records are otherwise the list's):
 # paid placements and highlighted items. Other class differences between two adjacent
 # lists (video / text, news / opinion) are two kinds of content, kept apart.
@@ -156,3 +155,8 @@ SECTION_MARKERS = frozenset({
     "ad", "ads", "adv", "advert", "advertisement", "sponsored", "sponsor", "promoted", "promo", "paid",
     "featured", "feature", "highlight", "highlighted", "premium", "spotlight", "pinned", "top", "sticky",
 })
+# Two-row records: the same rows of consecutive pairs are within this tag distance (the
+# same template, rendered again) ...
+TWO_ROW_ALIKE = 0.05
+# ... and the two rows of a pair are further apart than that by at least this much.
+TWO_ROW_UNLIKE = 0.15
