@@ -166,8 +166,19 @@ def masonry() -> str:
     return page(f'<div class="wrap" style="display:flex;gap:10px">{columns}</div>')
 
 
+def headline_blocks() -> str:
+    """Ten blocks of four headlines each, nothing else in a block: every headline is a record."""
+    blocks = []
+    for b in range(10):
+        items = "".join(f'<div class="story"><a href="/s{b * 4 + j}">Headline number {b * 4 + j + 1} about '
+                        f'events</a> <span class="time">{b * 4 + j + 1}h ago</span></div>' for j in range(4))
+        blocks.append(f'<section class="block" style="margin-bottom:12px">{items}</section>')
+    return page('<div class="wrap"><h1>News</h1>' + "".join(blocks) + "</div>")
+
+
 PAGES = {f.__name__: f for f in (two_rows, split_table, grid_table, grid_flex, ads_between, optional_parts,
-                                  several_regions, site_map_footer, split_sections, two_rows_tight, masonry)}
+                                  several_regions, site_map_footer, split_sections, two_rows_tight, masonry,
+                                  headline_blocks)}
 
 
 def main(argv: list[str]) -> int:

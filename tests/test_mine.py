@@ -218,3 +218,10 @@ def test_masonry_columns_are_one_list_in_reading_order() -> None:
     assert titles[:3] == [1, 2, 3]  # the tops of the three columns come first
     tops = [r.bbox[1] for r in main.records]
     assert tops == sorted(tops)
+
+
+def test_blocks_of_headlines_give_one_record_per_headline() -> None:
+    _snap, regions = regions_of("headline_blocks")
+    main = regions[0]
+    assert len(main.records) == 40
+    assert [r.text.split(" about")[0] for r in main.records[:2]] == ["Headline number 1", "Headline number 2"]

@@ -16,6 +16,8 @@ from visx.mine.records import merge_split_rows, region_from
 from visx.mine.roles import assign_roles
 from visx.mine.sections import drop_pager_records, join_adjacent_sections, join_sections
 from visx.mine.thresholds import (
+    BLOCK_ONLY_HOLDERS,
+    BLOCK_ONLY_TEXT_SHARE,
     CONTAINER_TEXT_SHARE,
     MAX_CONTAINERS,
     MIN_BLOCK_RECORDS,
@@ -114,8 +116,9 @@ def _merge_blocks(
     threshold: float,
 ) -> Region | None:
     """One region from alike inner regions spread over several records of ``top``."""
-    if len(inner) < 2 or len(top.records) >= MAX_CONTAINERS:
+    if len(inner) < 2:
         return None
+    many = len(top.records) >= MAX_CONTAINERS
     blocks = inner
     big = max(blocks, key=lambda rg: len(rg.records), default=None)
     if big is None:
@@ -138,7 +141,11 @@ def _merge_blocks(
     # The outer records must be mere containers: the blocks hold most of their text.
     inner_chars = sum(st.chars(r.parts) for rg in alike for r in rg.records)
     outer_chars = sum(st.chars(top.records[k].parts) for k in holders)
-    if inner_chars < CONTAINER_TEXT_SHARE * outer_chars:
+    # Many alike outer records are a list of their own whose inner lists are fields, unless
+    # the inner lists are all their text (blocks of headlines, nothing else in a block).
+    if inner_chars < (BLOCK_ONLY_TEXT_SHARE if many else CONTAINER_TEXT_SHARE) * outer_chars:
+        return None
+    if many and len(holders) < BLOCK_ONLY_HOLDERS * len(top.records):
         return None
     alike.sort(key=lambda rg: rg.parent)
     records = [r for rg in alike for r in rg.records]

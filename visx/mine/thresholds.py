@@ -60,6 +60,11 @@ MIN_BLOCK_RECORDS = 3
 # blocks, while this many alike outer records are a list of their own whose
 # inner lists are fields (a profile's "Current / Past / Education" rows).
 MAX_CONTAINERS = 8
+# ... beyond which the outer records are only blocks when the inner lists are nearly all
+# their text and sit in nearly every one of them (blocks of four headlines: every headline
+# is a record), not fields beside each record's own text.
+BLOCK_ONLY_TEXT_SHARE = 0.9
+BLOCK_ONLY_HOLDERS = 0.8
 
 # Generalized nodes stay whole when their members at the same place are
 # closer (by this margin of mean tag distance) than neighbours inside one.
