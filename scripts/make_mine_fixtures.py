@@ -176,9 +176,27 @@ def headline_blocks() -> str:
     return page('<div class="wrap"><h1>News</h1>' + "".join(blocks) + "</div>")
 
 
+def swatch_grid() -> str:
+    """48 equal cards in a CSS grid whose colour-swatch lists hold 1, 2, 9 or 12 items (in a
+    fixed random order): tag strings far apart, boxes the same."""
+    import random
+
+    rnd = random.Random(11)
+    cards = []
+    for i in range(1, 49):
+        n = rnd.choice([1, 2, 9, 12])
+        sw = "".join('<li class="sw"><button><span class="dot"><i></i></span></button></li>' for _ in range(n))
+        cards.append(f'<div class="card" style="height:340px;border:1px solid #ddd;padding:8px;overflow:hidden">'
+                     f'<img src="data:," width="200" height="150" alt="p{i}"><h3><a href="/p/{i}">Product number '
+                     f'{i}</a></h3><ul class="swatches" style="display:flex;flex-wrap:wrap;padding:0">{sw}</ul>'
+                     f'<span class="price">${i * 7}.99</span></div>')
+    return page('<div class="wrap"><div style="display:grid;grid-template-columns:repeat(3,280px);gap:12px">'
+                + "".join(cards) + "</div></div>")
+
+
 PAGES = {f.__name__: f for f in (two_rows, split_table, grid_table, grid_flex, ads_between, optional_parts,
                                   several_regions, site_map_footer, split_sections, two_rows_tight, masonry,
-                                  headline_blocks)}
+                                  headline_blocks, swatch_grid)}
 
 
 def main(argv: list[str]) -> int:

@@ -225,3 +225,19 @@ def test_blocks_of_headlines_give_one_record_per_headline() -> None:
     main = regions[0]
     assert len(main.records) == 40
     assert [r.text.split(" about")[0] for r in main.records[:2]] == ["Headline number 1", "Headline number 2"]
+
+
+def test_equal_cards_whose_inner_lists_vary_are_one_grid() -> None:
+    _snap, regions = regions_of("swatch_grid")
+    main = regions[0]
+    assert [int(r.text.split()[2]) for r in main.records] == list(range(1, 49))
+    _snap, strict = regions_of_without_visual("swatch_grid")
+    assert max(len(r.records) for r in strict) < 48  # tag strings alone break the run
+
+
+def regions_of_without_visual(name: str) -> tuple[PageSnapshot, list[Region]]:
+    from visx.clean import clean as run_clean
+    from visx.mine import mine
+
+    snap = load_snapshot(FIX / f"{name}.json.gz")
+    return snap, mine(snap, run_clean(snap, CleanConfig()), MineConfig(visual=False))

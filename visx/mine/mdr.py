@@ -23,6 +23,7 @@ from visx.mine.thresholds import (
     MAX_SKIPPED_GAP,
     PERIOD_MARGIN,
     RELAXED_COVERAGE,
+    TWIN_BOX_SLACK,
     TWO_ROW_ALIKE,
     TWO_ROW_UNLIKE,
     VISUAL_RELAX,
@@ -91,6 +92,18 @@ def _same_classes(nodes: NodeTable, a: list[int], b: list[int]) -> bool:
     return any(k[1] for k in ka) and ka == [class_key(nodes, i) for i in b]
 
 
+def _twin_boxes(nodes: NodeTable, a: int, b: int) -> bool:
+    """Two cards of one template in a regular grid: the same tag and non-empty classes and
+    boxes of the same size, whatever varies inside (a list of 2 or 9 colour swatches)."""
+    na, nb = nodes[a], nodes[b]
+    if na.tag != nb.tag or not na.classes or set(na.classes) != set(nb.classes):
+        return False
+    if na.w <= 0 or na.h <= 0 or nb.w <= 0 or nb.h <= 0:
+        return False
+    return abs(na.w - nb.w) <= TWIN_BOX_SLACK * max(na.w, nb.w) and \
+        abs(na.h - nb.h) <= TWIN_BOX_SLACK * max(na.h, nb.h)
+
+
 def candidates_for(
     parent: int,
     children: list[int],
@@ -122,7 +135,9 @@ def candidates_for(
                 d = distance(prev, cur, relaxed)
                 ok = d <= threshold or (
                     d <= relaxed and (_same_classes(nodes, a_nodes, b_nodes) or lined_up(nodes, a_nodes, b_nodes))
-                )
+                ) or (visual and r == 1 and _twin_boxes(nodes, a_nodes[0], b_nodes[0]))
+                if ok and d > relaxed:
+                    d = relaxed  # alike by what the reader sees, however far the tag strings
                 if ok:
                     if not run:
                         run.append(a_nodes)

@@ -165,3 +165,7 @@ SECTION_MARKERS = frozenset({
 TWO_ROW_ALIKE = 0.05
 # ... and the two rows of a pair are further apart than that by at least this much.
 TWO_ROW_UNLIKE = 0.15
+# Cards of one template (same tag and classes) whose boxes agree within this share in
+# width and height are alike however their tag strings differ: a grid renders every card
+# the same size while the lists inside them (swatches, badges, slides) vary.
+TWIN_BOX_SLACK = 0.02
