@@ -33,8 +33,7 @@ from visx.pipeline import Extraction, analyse, extract
 from visx.render.page_load import render, render_async
 from visx.render.snapshot_io import load_snapshot
 from visx.schema.table import Table
-
-__version__ = "0.1.0"
+from visx.version import __version__
 
 __all__ = [
     "BatchResult",
