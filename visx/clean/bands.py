@@ -5,7 +5,7 @@ pixels and as a share of the content height) are the top-most subtrees whose
 visible content lies entirely inside it. The header band is the run of
 blocks stacked from the top without a vertical gap, plus the blocks above
 the page's best list (the guard's likely main content). It counts when the
-union of its blocks (shapely) spans most of the frame's width and it holds
+union of its blocks' horizontal extents spans most of the frame's width and it holds
 what bands hold: links or a form control; ``<header>``/``<footer>`` and the
 banner/contentinfo roles are hints that let a narrower band count. Its lower
 edge never passes the top of the best list, and it is pulled up above any
@@ -27,8 +27,6 @@ subtree is searched for smaller blocks instead.
 from __future__ import annotations
 
 from collections.abc import Callable
-
-import shapely
 
 from visx.clean.guard import Guard
 from visx.clean.page import Marks, PageView
@@ -179,9 +177,8 @@ def _is_band(view: PageView, band: set[int], hints: tuple[tuple[str], tuple[str]
     if not band:
         return False
     ext = view.ext
-    strips = shapely.box([ext[b][0] for b in band], 0.0, [ext[b][2] for b in band], 1.0)
     fx0, fx1 = view.frame
-    covered = shapely.intersection(shapely.union_all(strips), shapely.box(fx0, 0.0, fx1, 1.0)).area
+    covered = covered_length([(ext[b][0], ext[b][2]) for b in band], fx0, fx1)
     hinted = any(_has_hint(view, b, hints) for b in band)
     need = SEMANTIC_BAND_MIN_FRAC if hinted else BAND_WIDE_FRAC
     if covered < need * view.frame_w:
@@ -278,11 +275,28 @@ def _stacked_column(
     for side, kids in by_side.items():
         if len(kids) < 2:
             continue
-        union = shapely.union_all(shapely.box(*zip(*(ext[c] for c in kids), strict=True)))
-        if is_column(union.bounds):
+        union = union_extent([ext[c] for c in kids])
+        if is_column(union):
             for c in kids:
                 if not guard.vetoes(c):
-                    marks.drop(c, side, f"part of a {union.bounds[2] - union.bounds[0]:.0f}px column")
+                    marks.drop(c, side, f"part of a {union[2] - union[0]:.0f}px column")
+
+
+def covered_length(spans: list[tuple[float, float]], lo: float, hi: float) -> float:
+    """Length of ``[lo, hi]`` covered by the union of ``spans`` (overlaps counted once)."""
+    total, reach = 0.0, lo
+    clipped = ((max(min(a, b), lo), min(max(a, b), hi)) for a, b in spans)
+    for a, b in sorted(c for c in clipped if c[0] < c[1]):
+        if b > reach:
+            total += b - max(a, reach)
+            reach = b
+    return total
+
+
+def union_extent(extents: list[Extent]) -> Extent:
+    """The smallest extent holding all of ``extents``."""
+    return (min(min(e[0], e[2]) for e in extents), min(min(e[1], e[3]) for e in extents),
+            max(max(e[0], e[2]) for e in extents), max(max(e[1], e[3]) for e in extents))
 
 
 def _side_of(e: Extent, main: Extent, tol: float) -> str:
