@@ -28,6 +28,12 @@ _MONTH_NAMES = {
 }
 MONTHS: dict[str, int] = {w: m for m, names in _MONTH_NAMES.items() for w in names.split()}
 """Month names and abbreviations (en, fr, de, es, it, pt, nl) -> month number."""
+_MONTH_FIRST = frozenset(_MONTH_NAMES[m].split()[0] for m in _MONTH_NAMES) | frozenset(
+    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]
+)
+"""Names that may come before the day ("Oct 5", "May 3, 2024"): English writes dates month
+first; the other languages of the table write the day first ("5 out", "3 de mayo"), so
+their names before a day are words ("Sold out 5", "Set 5")."""
 
 _WEEKDAY = re.compile(
     r"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
@@ -46,7 +52,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("mdy", re.compile(rf"{_MON}\s+{_DAY},?\s+{_YEAR}")),
     ("numeric", re.compile(r"(\d{1,4})([./-])(\d{1,2})\2(\d{2,4})")),
     ("my", re.compile(rf"{_MON},?\s+{_YEAR}")),
-    ("dm", re.compile(rf"{_DAY}\s+{_MON}")),
+    ("dm", re.compile(rf"{_DAY}\s+{_MON}(?!\s+[oO][fF]\b)")),
     ("md", re.compile(rf"{_MON}\s+{_DAY}(?!\d)")),
 )
 _RELATIVE = re.compile(
@@ -124,6 +130,8 @@ def _iso(kind: str, g: tuple[str | None, ...], order: str) -> tuple[str, tuple[s
     if kind == "numeric":
         a, sep, b, c = g[0] or "", g[1] or "", g[2] or "", g[3] or ""
         return _numeric(a, sep, b, c, order)
+    if kind in ("mdy", "md") and fold(g[0] or "").rstrip(".") not in _MONTH_FIRST:
+        return None
     if kind in ("dmy", "mdy"):
         d_s, m_s, y_s = (g[0], g[1], g[2]) if kind == "dmy" else (g[1], g[0], g[2])
         mo = month(m_s or "")

@@ -95,6 +95,8 @@ _PHONE = re.compile(r"^(?:tel:|phone:?\s*)?(\+?[\d\s().\-/]{7,22})$", re.I)
 _INTEGER_UNIT = re.compile(r"^\(?(?P<n>[-+−]?\d[\d.,'\u00a0\u202f ]*\d|\d)\)?(?:\s+[^\W\d_]+){0,2}$")
 
 _HAS_DIGIT = re.compile(r"\d")
+_R_RATING_WORD = re.compile(r"/|\b(?:of|von|sur|de)\b|star|sterne|étoiles")
+"""A word that _RATING needs (lower-case text): its scale words or a star word."""
 _R_TLD = re.compile(r"\.[a-z]{2,6}(?:/|$)")
 _R_DAYWORD = re.compile(r"\b(?:yesterday|today|just now|gestern|heute|hier|ayer|hoy)\b")
 _R_UNIT = re.compile(r"\d\s*(?:d|days?|h|hrs?|hours?|m|mins?|minutes?|s|secs?|seconds?)\b")
@@ -164,7 +166,7 @@ def _recall(text: str, kind: str) -> set[str]:
         out |= {"time", "duration"}
     if _date_hint(text):
         out.add("date")
-    if "/" in text or " of " in low or "star" in low or "von" in low:
+    if _R_RATING_WORD.search(low):
         out.add("rating")
     if _SEVEN_DIGITS.search(text):
         out.add("phone")
