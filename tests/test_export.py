@@ -154,17 +154,95 @@ def test_failed_export_leaves_no_partial_file(tmp_path: Path) -> None:
     assert _files(tmp_path) == []
 
 
+def _db_state(db: Path) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[str]]:
+    """Extraction rows, region rows and the names of all tables of a database."""
+    con = sqlite3.connect(db)
+    try:
+        return (con.execute("SELECT id, source FROM extractions ORDER BY id").fetchall(),
+                con.execute("SELECT id, extraction_id, table_name FROM regions ORDER BY id").fetchall(),
+                sorted(r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")))
+    finally:
+        con.close()
+
+
 def test_failed_sqlite_append_leaves_the_database_unchanged(tmp_path: Path) -> None:
+    """A value the SQLite adapter refuses (a lone surrogate is no UTF-8) fails while the
+    region's rows are inserted, after the extraction and region rows went in."""
     db = tmp_path / "pages.db"
-    write(extraction("split_table"), db)  # type: ignore[arg-type]
-    before = db.read_bytes()
-    ex: Any = extraction("header_table")
-    ex.tables[0].rows[0][0].value = object()  # sqlite3 cannot bind it
-    ex.tables[0].columns[0].type = "text"
-    with pytest.raises((ExportError, TypeError)):
+    write(extraction("split_table", source="a.html"), db)  # type: ignore[arg-type]
+    before, state = db.read_bytes(), _db_state(db)
+    ex: Any = extraction("header_table", source="b.html")
+    assert ex.tables[0].columns[0].type == "text"
+    ex.tables[0].rows[2][0].value = "AB \udc80 101"
+    with pytest.raises(ExportError, match=r"not valid text.*unchanged"):
         write(ex, db)
     assert db.read_bytes() == before
+    assert state == _db_state(db) == ([(1, "a.html")], [(1, 1, "region_1")], ["extractions", "region_1", "regions"])
     assert _files(tmp_path) == ["pages.db"]
+
+
+def test_sqlite_failure_in_the_database_mid_export_keeps_exactly_the_earlier_extractions(tmp_path: Path) -> None:
+    """A trigger makes the database itself refuse the third extraction's region: by then the
+    second extraction is written whole and the third's row is in. The export fails and
+    the database holds the first extraction only; without the trigger it appends."""
+    db = tmp_path / "pages.sqlite"
+    write(extraction("split_table", source="a.html"), db)  # type: ignore[arg-type]
+    con = sqlite3.connect(db)
+    con.execute("CREATE TRIGGER refuse BEFORE INSERT ON regions WHEN NEW.extraction_id = 3 "
+                "BEGIN SELECT RAISE(ABORT, 'injected failure'); END")
+    con.commit()
+    con.close()
+    state = _db_state(db)
+    assert state == ([(1, "a.html")], [(1, 1, "region_1")], ["extractions", "region_1", "regions"])
+    with pytest.raises(ExportError, match="injected failure"), open_exporter(db) as ex:
+        ex.export(extraction("header_table", source="b.html"))  # type: ignore[arg-type]
+        ex.export(extraction("optional_badge", source="c.html"))  # type: ignore[arg-type]
+    assert _db_state(db) == state
+    con = sqlite3.connect(db)
+    con.execute("DROP TRIGGER refuse")
+    con.commit()
+    con.close()
+    with open_exporter(db) as ex:
+        ex.export(extraction("header_table", source="b.html"))  # type: ignore[arg-type]
+        ex.export(extraction("optional_badge", source="c.html"))  # type: ignore[arg-type]
+    assert _db_state(db) == ([(1, "a.html"), (2, "b.html"), (3, "c.html")],
+                             [(1, 1, "region_1"), (2, 2, "region_2"), (3, 3, "region_3")],
+                             ["extractions", "region_1", "region_2", "region_3", "regions"])
+
+
+def test_sqlite_records_are_numbered_from_zero_per_region(tmp_path: Path) -> None:
+    db = tmp_path / "pages.sqlite"
+    write(extraction("split_table", source="a.html"), db)  # type: ignore[arg-type]
+    write(extraction("optional_badge", source="b.html"), db)  # type: ignore[arg-type]
+    con = sqlite3.connect(db)
+    try:
+        tables = con.execute("SELECT table_name, n_records FROM regions ORDER BY id").fetchall()
+        assert [n for _, n in tables] == [4, 5]
+        split = con.execute(f'SELECT _record, _xpaths, model FROM "{tables[0][0]}" ORDER BY rowid').fetchall()
+        badge = con.execute(f'SELECT _record, _xpaths, name FROM "{tables[1][0]}" ORDER BY rowid').fetchall()
+    finally:
+        con.close()
+    assert [r[0] for r in split] == [0, 1, 2, 3]
+    assert [r[0] for r in badge] == [0, 1, 2, 3, 4]
+    # Record k of the split table is the table's column k+1, one cell per row (split_table.html).
+    assert [json.loads(r[1]) for r in split] == [
+        [f"/html/body/table/tbody/tr[{row}]/td[{k}]" for row in (1, 2, 3)] for k in (1, 2, 3, 4)]
+    assert [r[2] for r in split] == ["Lumen X100", "Pico Z5", "Orbit 7", "Vega Mini"]
+    assert [json.loads(r[1]) for r in badge] == [[f"/html/body/ul/li[{k}]"] for k in range(1, 6)]
+    assert badge[1][2] == "Leaf rake"
+
+
+def test_sqlite_integer_beyond_64_bits_is_kept(tmp_path: Path) -> None:
+    """SQLite integers are 64-bit; a longer number (an id typed integer) must not fail the export."""
+    ex: Any = extraction("header_table")
+    ex.tables[0].rows[0][0].value = 2**70
+    db = tmp_path / "big.sqlite"
+    write(ex, db)
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute('SELECT flight FROM region_1 WHERE _record = 0').fetchone() == (str(2**70),)
+    finally:
+        con.close()
 
 
 def test_existing_non_database_is_not_touched(tmp_path: Path) -> None:

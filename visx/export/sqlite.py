@@ -6,9 +6,14 @@ Tables::
     regions(id, extraction_id, rank, score, xpath, bbox, n_records, table_name, columns)
     region_<regions.id>(_record, _xpaths, <one column per field>)
 
+``_record`` numbers a region's records from 0 in page order, consecutively;
+``_xpaths`` lists the XPaths of the record's parts (JSON).
+
 A new database is built in a temporary file and renamed into place; an
-existing one is appended to in a single transaction. Either way a failed
-export leaves the file as it was.
+existing one is appended to in a single transaction that holds every
+extraction of the export (one ``write``, or ``start`` .. ``finish``). Either
+way a failed export leaves the file as it was: no extraction row, region row
+or region table of that export remains, and the earlier ones are untouched.
 """
 
 from __future__ import annotations
@@ -44,7 +49,12 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+_INT64 = (-(2**63), 2**63 - 1)
+
+
 def _sql_value(v: Any) -> Any:
+    if isinstance(v, int) and not isinstance(v, bool) and not _INT64[0] <= v <= _INT64[1]:
+        return str(v)  # SQLite integers are 64-bit; the column's affinity decides what a longer one becomes
     if v is None or isinstance(v, (int, float, str)):
         return v
     return json.dumps(v, ensure_ascii=False)
@@ -109,6 +119,11 @@ class SqliteExporter(Exporter):
             raise ExportError(f"{self.path}: SQLite export failed ({err}); the database is unchanged. "
                               "Check the file and the free disk space, or write to a new .sqlite file",
                               source=str(self.path)) from err
+        except UnicodeEncodeError as err:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise ExportError(f"{self.path}: SQLite export failed: a value is not valid text ({err}); "
+                              "the database is unchanged", source=str(self.path)) from err
         except BaseException:
             if con.in_transaction:
                 con.execute("ROLLBACK")
