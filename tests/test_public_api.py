@@ -35,11 +35,14 @@ EXPECTED_ALL = {
     "__version__",
     "analyse",
     "extract",
+    "extract_async",
     "extract_many",
+    "extract_many_async",
     "load_snapshot",
     "render",
     "render_async",
     "render_many",
+    "render_many_async",
 }
 
 

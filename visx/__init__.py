@@ -1,11 +1,15 @@
 """visx: turn list pages on the web into clean tables, with no hand-written selectors.
 
 ``import visx`` is cheap: Playwright is imported only when a page is rendered.
+Messages go to the ``visx`` logger (:mod:`visx.log`), which prints nothing unless
+the application configures logging.
 """
 
 from __future__ import annotations
 
+import visx.log  # noqa: F401  (the "visx" logger and its NullHandler)
 from visx.batch import BatchResult, extract_many, render_many
+from visx.batch_async import extract_many_async, render_many_async
 from visx.config import Config
 from visx.errors import (
     BrowserNotFoundError,
@@ -24,7 +28,7 @@ from visx.errors import (
     VisxError,
 )
 from visx.model import Node, NodeTable, PageSnapshot, Record, Region
-from visx.pipeline import Extraction, analyse, extract
+from visx.pipeline import Extraction, analyse, extract, extract_async
 
 # Bound eagerly: importing the ``visx.render`` subpackage sets the attribute
 # ``visx.render`` to that module, so a lazy ``render`` function would be
@@ -62,9 +66,12 @@ __all__ = [
     "__version__",
     "analyse",
     "extract",
+    "extract_async",
     "extract_many",
+    "extract_many_async",
     "load_snapshot",
     "render",
     "render_async",
     "render_many",
+    "render_many_async",
 ]

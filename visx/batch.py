@@ -8,6 +8,13 @@ at a time, because it is CPU-bound Python and pauses the garbage collector
 (:mod:`visx.gcpause`).
 A source that fails (missing file, unreachable host, non-HTML answer, a
 timeout, a corrupt snapshot) gives a result holding its error; the others go on.
+:mod:`visx.batch_async` is the asyncio form of both.
+
+``progress=`` is called once per finished source, just before its result is
+yielded, as ``progress(done, total, result)``: ``done`` counts the results so far
+(1, 2, ...), ``total`` is ``len(sources)`` when ``sources`` has a length (a list,
+a tuple) and None for a generator, and ``result`` is the :class:`BatchResult`.
+It runs on the caller's thread; an exception it raises ends the iteration.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sized
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -59,6 +66,28 @@ class BatchResult:
         return self.error is None
 
 
+Progress = Callable[[int, "int | None", BatchResult], None]
+"""``progress(done, total, result)``: see the module's docstring."""
+
+
+def total_of(sources: Iterable[object]) -> int | None:
+    """How many sources there are, when that is known before iterating."""
+    return len(sources) if isinstance(sources, Sized) else None
+
+
+class Counter:
+    """Calls ``progress`` with a running count."""
+
+    def __init__(self, progress: Progress | None, total: int | None) -> None:
+        self.progress, self.total, self.done = progress, total, 0
+
+    def __call__(self, result: BatchResult) -> BatchResult:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total, result)
+        return result
+
+
 def source_label(source: str | Path | PageSnapshot) -> str:
     """How a source is named in messages: its path or URL, or the head of an HTML text."""
     if isinstance(source, PageSnapshot):
@@ -70,7 +99,12 @@ def source_label(source: str | Path | PageSnapshot) -> str:
     return s
 
 
-def _guarded(step: str, label: str, fn: Callable[[T, Config], R], arg: T, cfg: Config) -> R:
+def check_workers(workers: int) -> None:
+    if workers < 1:
+        raise ConfigError(f"workers must be at least 1 (got {workers})")
+
+
+def guarded(step: str, label: str, fn: Callable[[T, Config], R], arg: T, cfg: Config) -> R:
     """``fn(arg, cfg)``; an error that is not visx's own (a bug, not bad input) becomes an
     :class:`ExtractionError` naming the source, so one page's failure does not end the batch."""
     try:
@@ -83,36 +117,44 @@ def _guarded(step: str, label: str, fn: Callable[[T, Config], R], arg: T, cfg: C
 
 
 def extract_many(sources: Iterable[str | Path | PageSnapshot], config: Config | None = None, *,
-                 workers: int = DEFAULT_WORKERS, action: PageAction | None = None) -> Iterator[BatchResult]:
+                 workers: int = DEFAULT_WORKERS, action: PageAction | None = None,
+                 progress: Progress | None = None) -> Iterator[BatchResult]:
     """:func:`visx.extract` for each source, in input order, rendering ``workers`` pages at once.
 
-    ``action`` (see :func:`visx.render`) runs on each settled page before its capture.
+    ``action`` (see :func:`visx.render`) runs on each settled page before its capture;
+    ``progress(done, total, result)`` is called per finished source (:mod:`visx.batch`).
     Never raises for one source's failure: that result carries ``error``. Stopping the
     iteration early cancels the renders not yet started.
     """
     cfg = config or Config()
+    count = Counter(progress, total_of(sources))
     for res in render_many(sources, cfg, workers=workers, action=action):
-        if res.snapshot is None:
-            yield res
-            continue
-        try:
-            ex = _guarded("analysing", res.source, analyse, res.snapshot, cfg)
-        except VisxError as e:
-            yield BatchResult(res.index, res.source, error=e, snapshot=res.snapshot)
-        else:
-            yield BatchResult(res.index, res.source, extraction=ex, snapshot=res.snapshot)
+        yield count(analysed(res, cfg))
+
+
+def analysed(res: BatchResult, cfg: Config) -> BatchResult:
+    """``res`` (a rendered or failed source) with its extraction, or the analysis's error."""
+    if res.snapshot is None:
+        return res
+    try:
+        ex = guarded("analysing", res.source, analyse, res.snapshot, cfg)
+    except VisxError as e:
+        return BatchResult(res.index, res.source, error=e, snapshot=res.snapshot)
+    return BatchResult(res.index, res.source, extraction=ex, snapshot=res.snapshot)
 
 
 def render_many(sources: Iterable[str | Path | PageSnapshot], config: Config | None = None, *,
-                workers: int = DEFAULT_WORKERS, action: PageAction | None = None) -> Iterator[BatchResult]:
+                workers: int = DEFAULT_WORKERS, action: PageAction | None = None,
+                progress: Progress | None = None) -> Iterator[BatchResult]:
     """:func:`visx.render` (or read a saved snapshot) for each source, in input order.
 
-    ``workers`` pages render at once, at most a few finished ones wait for the caller.
+    ``workers`` pages render at once, at most a few finished ones wait for the caller;
+    ``progress(done, total, result)`` is called per finished source (:mod:`visx.batch`).
     Never raises for one source's failure: that result carries ``error``.
     """
-    if workers < 1:
-        raise ConfigError(f"workers must be at least 1 (got {workers})")
+    check_workers(workers)
     cfg = config or Config()
+    count = Counter(progress, total_of(sources))
     todo = iter(enumerate(sources))
     ahead = workers * AHEAD_PER_WORKER
     pending: deque[tuple[int, str, concurrent.futures.Future[PageSnapshot]]] = deque()
@@ -126,16 +168,16 @@ def render_many(sources: Iterable[str | Path | PageSnapshot], config: Config | N
                 i, src = nxt
                 label = source_label(src)
                 load = functools.partial(load_or_render, action=action)
-                pending.append((i, label, pool.submit(_guarded, "loading", label, load, src, cfg)))
+                pending.append((i, label, pool.submit(guarded, "loading", label, load, src, cfg)))
             if not pending:
                 return
             i, label, fut = pending.popleft()
             try:
                 snap = fut.result()
             except VisxError as e:
-                yield BatchResult(i, label, error=e)
+                yield count(BatchResult(i, label, error=e))
             else:
-                yield BatchResult(i, label, snapshot=snap)
+                yield count(BatchResult(i, label, snapshot=snap))
     finally:
         # Stopped early (or done): drop queued renders, do not wait for running ones
         # (each ends within its own timeout).

@@ -25,7 +25,10 @@ element assigned to a slot keeps its DOM path (under its host, not the slot).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from visx.schema.table import Table
 
 STYLE_PROPS: tuple[str, ...] = (
     "display",
@@ -392,3 +395,6 @@ class Region:
     role: str = "data"
     """``data``, or why not: navigation, filter, pager, breadcrumb, footer-links, tag-cloud,
     fragment, layout (``visx.mine.roles``)."""
+    table: Table | None = field(default=None, repr=False, compare=False)
+    """The region's typed table, set by the pipeline after alignment (None before, or when
+    tables were not built); ``Extraction.tables[k]`` is the same object."""

@@ -1,11 +1,14 @@
 """The pipeline, top to bottom: render -> clean -> mine -> align -> schema.
 
 ``extract(source)`` renders (or loads a saved snapshot) and analyses;
-``analyse(snapshot)`` runs the stages after rendering, without a browser.
+``extract_async`` is its asyncio twin; ``analyse(snapshot)`` runs the stages
+after rendering, without a browser.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -15,11 +18,17 @@ from typing import TYPE_CHECKING, Any
 from visx.capture_check import capture_warnings
 from visx.config import Config
 from visx.gcpause import gc_paused
+from visx.log import log_snapshot
 from visx.model import Cleaned, PageSnapshot, Region
 
 if TYPE_CHECKING:
+    import pandas
+
+    from visx.export.base import ExportResult
     from visx.render.page_load import PageAction
     from visx.schema.table import Table
+
+log = logging.getLogger(__name__)
 
 SNAPSHOT_SUFFIXES = (".json.gz", ".snapshot.json")
 
@@ -32,7 +41,7 @@ class Extraction:
     cleaned: Cleaned
     regions: list[Region]
     tables: list[Table] = field(default_factory=list)
-    """One table per region, in rank order (``tables[k]`` belongs to ``regions[k]``)."""
+    """One table per region, in rank order: ``tables[k]`` is ``regions[k].table``."""
     timings: dict[str, float] = field(default_factory=dict)
     created: str = ""
     warnings: list[str] = field(default_factory=list)
@@ -59,6 +68,43 @@ class Extraction:
         """The data lists only (no navigation, filters, pagers...), in rank order."""
         return [rg for rg in self.regions if rg.data]
 
+    def to_records(self, *, all_regions: bool = False, all_columns: bool = False,
+                   raw: bool = False) -> list[dict[str, Any]]:
+        """The main table's rows as flat dicts (``Table.to_records``); empty without a region.
+
+        ``all_regions``: the rows of every data list, each starting with its ``region``
+        rank. ``all_columns``: also the columns the default table hides (constant text,
+        labels, button words). ``raw``: the text as shown instead of typed values.
+        """
+        from visx.export.formats import flat_rows
+
+        return flat_rows(self, all_regions, all_columns=all_columns, raw=raw)[0]
+
+    def to_pandas(self, *, all_regions: bool = False, all_columns: bool = False,
+                  raw: bool = False) -> pandas.DataFrame:
+        """:meth:`to_records` as a DataFrame, columns in table order (needs ``visx[pandas]``)."""
+        try:
+            import pandas as pd
+        except ImportError as e:
+            from visx.errors import ExportError
+
+            raise ExportError(f"{self.source}: Extraction.to_pandas needs pandas; install it with "
+                              "`pip install 'visx[pandas]'`, or use to_records()",
+                              source=self.source) from e
+        from visx.export.formats import flat_rows
+
+        rows, keys = flat_rows(self, all_regions, all_columns=all_columns, raw=raw)
+        return pd.DataFrame(rows, columns=keys)
+
+    def write(self, path: str | Path, fmt: str | None = None, *, all_regions: bool = False) -> ExportResult:
+        """Write to ``path`` (:func:`visx.export.write`): the format follows the extension
+        (.csv .json .jsonl .sqlite .parquet) unless ``fmt`` names it. ``all_regions``: the
+        tables of every data list (CSV, Parquet, SQLite; JSON and JSON Lines hold every
+        region anyway). Raises :class:`visx.ExportError` naming the path."""
+        from visx.export import write
+
+        return write(self, Path(path), all_regions=all_regions, fmt=fmt)
+
 
 def is_snapshot_path(source: Any) -> bool:
     s = str(source)
@@ -77,18 +123,46 @@ def extract(source: str | Path | PageSnapshot, config: Config | None = None, *,
     return analyse(load_or_render(source, cfg, action=action), cfg)
 
 
+async def extract_async(source: str | Path | PageSnapshot, config: Config | None = None, *,
+                        action: PageAction | None = None) -> Extraction:
+    """Asyncio twin of :func:`extract`. The page renders in visx's shared browser and the
+    analysis runs on a worker thread, so the caller's event loop is never blocked; for many
+    sources see :func:`visx.extract_many_async`."""
+    cfg = config or Config()
+    snap = await load_or_render_async(source, cfg, action=action)
+    return await asyncio.to_thread(analyse, snap, cfg)
+
+
 def load_or_render(source: str | Path | PageSnapshot, config: Config | None = None, *,
                    action: PageAction | None = None) -> PageSnapshot:
     """The snapshot of ``source``: itself, a saved snapshot file read back, or a fresh render."""
     if isinstance(source, PageSnapshot):
         return source
     if is_snapshot_path(source):
-        from visx.render.snapshot_io import load_snapshot
-
-        return load_snapshot(source)
+        return _read_snapshot(source)
     from visx.render.page_load import render
 
     return render(source, config or Config(), action=action)
+
+
+async def load_or_render_async(source: str | Path | PageSnapshot, config: Config | None = None, *,
+                               action: PageAction | None = None) -> PageSnapshot:
+    """:func:`load_or_render` for asyncio: files are read on a worker thread."""
+    if isinstance(source, PageSnapshot):
+        return source
+    if is_snapshot_path(source):
+        return await asyncio.to_thread(_read_snapshot, source)
+    from visx.render.page_load import render_async
+
+    return await render_async(source, config or Config(), action=action)
+
+
+def _read_snapshot(path: str | Path) -> PageSnapshot:
+    from visx.render.snapshot_io import load_snapshot
+
+    snap = load_snapshot(path)
+    log_snapshot(log, snap, "read snapshot")
+    return snap
 
 
 def analyse(snapshot: PageSnapshot, config: Config | None = None) -> Extraction:
@@ -121,7 +195,23 @@ def _analyse(snapshot: PageSnapshot, cfg: Config) -> Extraction:
         out.warnings.append(f"{snapshot.source}: no repeated records found")
     out.warnings.extend(capture_warnings(snapshot, regions))
     _tabulate(out, cfg)
+    _log_extraction(out)
     return out
+
+
+def _log_extraction(out: Extraction) -> None:
+    """Warnings the snapshot did not already carry (those were logged as it was rendered or read)."""
+    seen = set(out.snapshot.warnings)
+    for w in out.warnings:
+        if w not in seen:
+            log.warning("%s", w)
+    for rg, table in zip(out.regions, out.tables, strict=False):
+        for w in table.warnings:
+            log.info("%s: region %d: %s", out.source, rg.rank, w)
+    if log.isEnabledFor(logging.DEBUG):
+        stages = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in out.timings.items())
+        log.debug("analysed %s: %d region(s), %d record(s) in the main one; %s", out.source,
+                  len(out.regions), len(out.main.records) if out.main else 0, stages)
 
 
 def _clean(snapshot: PageSnapshot, cfg: Config) -> Cleaned:
@@ -144,6 +234,8 @@ def _tabulate(out: Extraction, cfg: Config) -> None:
     out.timings["align"] = _lap(t)
     t = time.perf_counter()
     out.tables = build_tables(nodes, out.regions, alignments, cfg)
+    for rg, table in zip(out.regions, out.tables, strict=False):
+        rg.table = table
     out.timings["schema"] = _lap(t)
 
 

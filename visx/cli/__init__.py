@@ -1,12 +1,18 @@
-"""The ``visx`` command: one module per subcommand, registered here."""
+"""The ``visx`` command: one module per subcommand, registered here.
+
+Every subcommand takes ``-q``/``-v`` (:mod:`visx.cli.logs`); errors are one
+``visx: error: ...`` line with exit status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Sequence
 
 from visx.cli import eval_cmd, extract_cmd, render_cmd, report_cmd
+from visx.cli.logs import logging_to_stderr
 from visx.errors import VisxError
 
 SUBCOMMANDS = (extract_cmd, render_cmd, report_cmd, eval_cmd)
@@ -34,7 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args))
+        with logging_to_stderr(args, library_base=getattr(args, "library_log_base", logging.INFO)):
+            return int(args.run(args))
     except VisxError as e:
         print(f"visx: error: {e}", file=sys.stderr)
         return 2

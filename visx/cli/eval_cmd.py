@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sys
+import logging
 from pathlib import Path
 from typing import Any
+
+from visx.cli.extract_cmd import MINER_HELP
+from visx.cli.logs import add_verbosity_options, say
+from visx.cli.options import add_set_option
 
 ANALYSIS_SECTIONS = ("clean", "mine", "align", "table")
 """What ``--set`` may change: snapshots are cached, so render settings would not apply."""
@@ -26,8 +30,7 @@ def register(sub: Any) -> None:
                    help="where to write the results (default: out/eval)")
     p.add_argument("--cache", type=Path, default=Path(".eval-cache"), metavar="DIR",
                    help="snapshot cache; a re-run only re-analyses (default: .eval-cache)")
-    p.add_argument("--miner", choices=("mdr", "drmining"), default="mdr",
-                   help="region finder to evaluate (default: mdr)")
+    p.add_argument("--miner", choices=("mdr", "drmining"), default="mdr", help=MINER_HELP)
     p.add_argument("--limit", type=int, metavar="N", help="evaluate only the first N pages")
     p.add_argument("--pages", metavar="GLOB", help="only page ids matching this glob, e.g. 'ebay.com/*'")
     p.add_argument("--worst", type=int, default=10, metavar="N",
@@ -35,14 +38,14 @@ def register(sub: Any) -> None:
     p.add_argument("--retry-failed", action="store_true",
                    help="render again the pages whose render failed on an earlier run")
     p.add_argument("--no-chart", action="store_true", help="skip the PNG chart (no matplotlib needed)")
-    p.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE", dest="settings",
-                   help="change an analysis setting for an ablation, e.g. align.join_complementary=false "
-                   "(sections clean, mine, align, table; repeatable)")
+    add_set_option(p, ANALYSIS_SECTIONS, "align.join_complementary=false (an ablation)")
     p.add_argument("--data-lists", type=Path, metavar="FILE",
                    help="region labels (data list or not) for a data-list score, as written by "
                    "scripts/label_data_lists.py (the dev labels: fixtures/testbed/data_lists.json)")
-    p.add_argument("-v", "--verbose", action="store_true", help="print a line per page")
-    p.set_defaults(run=run)
+    add_verbosity_options(p, verbose_help="-v: a line per page, and the pages' warnings on standard "
+                          "error; -vv adds notes, -vvv debug lines")
+    # Hundreds of pages' warnings would drown the report: the library's messages need -v.
+    p.set_defaults(run=run, library_log_base=logging.ERROR)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,11 +59,11 @@ def run(args: argparse.Namespace) -> int:
                   f"(rank {s.best_rank}), cell F1 {r.fields.score.f1:.2f}, {r.analyse_s * 1000:.0f} ms  "
                   f"{r.reason}", flush=True)
         elif i % 25 == 0 or i == n:
-            print(f"{i}/{n} pages", file=sys.stderr, flush=True)
+            say(args, f"{i}/{n} pages")
 
-    from visx.config import with_overrides
+    from visx.cli.options import apply_settings
 
-    cfg = with_overrides(eval_config(args.miner), args.settings, sections=ANALYSIS_SECTIONS)
+    cfg = apply_settings(eval_config(args.miner), args, ANALYSIS_SECTIONS)
     results = run_eval(args.dataset, cache_dir=args.cache, config=cfg,
                        pages=args.pages, limit=args.limit, retry_failed=args.retry_failed,
                        progress=progress, data_lists=args.data_lists)

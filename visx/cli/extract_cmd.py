@@ -7,9 +7,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from visx.cli.logs import add_verbosity_options, say
 from visx.cli.options import (
+    ALL_SECTIONS,
     add_render_options,
+    add_set_option,
     add_source_options,
+    apply_settings,
     gather_sources,
     read_source_arg,
     render_config,
@@ -45,13 +49,20 @@ def register(sub: Any) -> None:
                    "breadcrumbs and the like left out): CSV and Parquet get a leading 'region' column, "
                    "SQLite one table per region. JSON and JSONL always hold every region, each with "
                    "'data' and 'role'")
-    p.add_argument("--miner", choices=("mdr", "drmining"), default="mdr",
-                   help="region finder: MDR with visual evidence (default) or seed 003's DRMining")
+    p.add_argument("--miner", choices=("mdr", "drmining"), default="mdr", help=MINER_HELP)
     p.add_argument("--no-clean", action="store_true", help="skip the cleaner (keep headers, side columns, ads)")
     p.add_argument("--debug", type=Path, metavar="DIR",
                    help="also write an annotated screenshot and an HTML report into DIR")
     add_render_options(p)
+    add_set_option(p, ALL_SECTIONS, "table.tidy=false")
+    add_verbosity_options(p)
     p.set_defaults(run=run)
+
+
+MINER_HELP = ("region finder: mdr (default) compares the trees of adjacent elements (MDR) and weighs "
+              "their boxes and styles; drmining cuts the page's sequence of leaf-path similarities into "
+              "runs and takes each run's repeated children as records (DRMining, Ren & Xue 2009): "
+              "markup only, no visual evidence, a baseline to compare with")
 
 
 def choose_format(output: Path | None, fmt: str | None) -> str:
@@ -71,11 +82,11 @@ def choose_format(output: Path | None, fmt: str | None) -> str:
 def run(args: argparse.Namespace) -> int:
     fmt = choose_format(args.output, args.format)
     sources = gather_sources(args)
-    cfg = Config(
+    cfg = apply_settings(Config(
         render=render_config(args, screenshot=args.debug is not None),
         clean=Config().clean.model_copy(update={"enabled": not args.no_clean}),
         mine=MineConfig(miner=args.miner),
-    )
+    ), args, ALL_SECTIONS)
     if len(sources) == 1:
         return _run_one(args, sources[0], fmt, cfg)
     return _run_many(args, sources, fmt, cfg)
@@ -87,20 +98,18 @@ def _run_one(args: argparse.Namespace, source: str, fmt: str, cfg: Config) -> in
 
     # Opened before the render: a bad output path or format costs no render.
     exporter = open_exporter(args.output, all_regions=args.all_regions, fmt=fmt) if args.output else None
-    ex = extract(read_source_arg(source), cfg)
-    for w in ex.warnings:
-        print(f"visx: warning: {w}", file=sys.stderr)
+    ex = extract(read_source_arg(source), cfg)  # its warnings are logged (visx: warning: ...)
     if exporter is None:
         write_stream(ex, sys.stdout, fmt=fmt, all_regions=args.all_regions)
     else:
         exporter.export(ex)
         exporter.finish()
-        print(f"wrote {args.output}: {_summary(ex)}", file=sys.stderr)
+        say(args, f"wrote {args.output}: {_summary(ex)}")
     if args.debug is not None:
         from visx.debug import write_report
 
         path = write_report(ex, args.debug, cfg)
-        print(f"wrote {path}", file=sys.stderr)
+        say(args, f"wrote {path}")
     return 0
 
 
@@ -138,20 +147,18 @@ def _run_many(args: argparse.Namespace, sources: list[str], fmt: str, cfg: Confi
             print(f"visx: error: {tag} {res.error}", file=sys.stderr)
             entries.append(IndexEntry(res.index + 1, res.source, error=str(res.error)))
             continue
-        for w in ex.warnings:
-            print(f"visx: warning: {tag} {w}", file=sys.stderr)
-        print(f"{tag} {res.source}: {_summary(ex)}", file=sys.stderr)
+        say(args, f"{tag} {res.source}: {_summary(ex)}")  # its warnings were logged, naming it
         exporter.export_unchecked(ex)
         if args.debug is not None:
             from visx.debug import write_report
 
             folder = f"{res.index + 1:03d}"
             path = write_report(ex, args.debug / folder, cfg)
-            print(f"{tag} wrote {path}", file=sys.stderr)
+            say(args, f"{tag} wrote {path}")
             entries.append(IndexEntry(res.index + 1, res.source, f"{folder}/{path.name}", len(ex.regions),
                                       _main_records(ex)))
     if args.debug is not None:
-        print(f"wrote {write_index(args.debug, entries)}: one line per source", file=sys.stderr)
+        say(args, f"wrote {write_index(args.debug, entries)}: one line per source")
     ok = len(sources) - failed
     if not ok:
         exporter.abort()
@@ -159,7 +166,7 @@ def _run_many(args: argparse.Namespace, sources: list[str], fmt: str, cfg: Confi
         sys.stdout.write(stream.text())
     else:
         result = exporter.finish()
-        print(f"wrote {args.output}: {ok} page(s), {result.rows} row(s)", file=sys.stderr)
+        say(args, f"wrote {args.output}: {ok} page(s), {result.rows} row(s)")
     if failed:
         print(f"visx: {failed} of {len(sources)} source(s) failed; "
               f"{'nothing was written' if not ok else 'the others were written'}", file=sys.stderr)

@@ -8,8 +8,24 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from visx.config import Config, RenderConfig, parse_viewport
+from visx.config import Config, RenderConfig, parse_viewport, with_overrides
 from visx.errors import ConfigError
+
+ALL_SECTIONS = tuple(Config.model_fields)
+"""Every section of :class:`visx.config.Config`: render, clean, mine, align, table, debug."""
+
+
+def add_set_option(p: argparse.ArgumentParser, sections: tuple[str, ...], example: str) -> None:
+    """``--set SECTION.KEY=VALUE`` (repeatable): any setting of those config sections."""
+    p.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE", dest="settings",
+                   help=f"change a setting of visx.config.Config, e.g. {example} (sections: "
+                   f"{', '.join(sections)}; repeatable; applied after the other options, so it wins). "
+                   "A bad name or value is an error that lists the valid keys")
+
+
+def apply_settings(cfg: Config, args: argparse.Namespace, sections: tuple[str, ...]) -> Config:
+    """``cfg`` with the ``--set`` settings applied (a ConfigError naming a bad one)."""
+    return with_overrides(cfg, args.settings, sections=sections)
 
 
 def add_source_options(p: argparse.ArgumentParser, help_text: str) -> None:
@@ -29,6 +45,9 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("rendering")
     g.add_argument("--no-js", action="store_true",
                    help="render with JavaScript off (saved pages, or to see the server's HTML)")
+    g.add_argument("--keep-noscript", action="store_true",
+                   help="with --no-js, keep <noscript> content; by default it is removed, because "
+                   "pages saved after their scripts ran often hide their content from it")
     g.add_argument("--timeout", type=float, default=30.0, metavar="S",
                    help="seconds allowed for loading and settling (default: 30)")
     g.add_argument("--viewport", default="1280x900", metavar="WxH",
@@ -97,6 +116,7 @@ def render_config(args: argparse.Namespace, *, screenshot: bool = False) -> Rend
             wait_for_count=args.wait_for_count,
             quiet_ms=args.quiet_ms,
             network_idle_s=args.network_idle_s,
+            keep_noscript=args.keep_noscript,
             partial_on_timeout=args.partial,
             allow_http_errors=args.allow_http_errors,
             base_url=args.base_url,

@@ -9,9 +9,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from visx.cli.logs import add_verbosity_options, say
 from visx.cli.options import (
     add_render_options,
+    add_set_option,
     add_source_options,
+    apply_settings,
     config_from,
     gather_sources,
     read_source_arg,
@@ -35,17 +38,23 @@ def register(sub: Any) -> None:
                    help="also write a full-page screenshot (capped at 16384 px); a folder when there are "
                    "several sources")
     add_render_options(p)
+    add_set_option(p, RENDER_SECTIONS, "render.scroll_max_steps=60")
+    add_verbosity_options(p)
     p.set_defaults(run=run)
+
+
+RENDER_SECTIONS = ("render",)
+"""What ``render --set`` may change: the other sections act after rendering."""
 
 
 def run(args: argparse.Namespace) -> int:
     sources = gather_sources(args)
-    cfg = config_from(args, screenshot=args.screenshot is not None)
+    cfg = apply_settings(config_from(args, screenshot=args.screenshot is not None), args, RENDER_SECTIONS)
     if len(sources) == 1:
         from visx.render import render
 
         snap = render(read_source_arg(sources[0]), cfg)
-        _save(snap, args.output, args.screenshot)
+        _save(args, snap, args.output, args.screenshot)
         return 0
     # Both paths are checked before either folder is made: a bad one leaves nothing behind.
     for folder in (args.output, args.screenshot):
@@ -70,8 +79,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         name = f"{res.index + 1:03d}-{slug(res.source)}"
         shot = args.screenshot / f"{name}.png" if args.screenshot is not None else None
-        print(tag, end=" ")
-        _save(res.snapshot, args.output / f"{name}.json.gz", shot)
+        _save(args, res.snapshot, args.output / f"{name}.json.gz", shot, tag=f"{tag} ")
     if failed:
         print(f"visx: {failed} of {len(sources)} source(s) failed; the others were saved", file=sys.stderr)
         return 1
@@ -90,7 +98,10 @@ def slug(source: str, limit: int = 60) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.")[:limit] or "page"
 
 
-def _save(snap: PageSnapshot, out: Path, shot: Path | None) -> None:
+def _save(args: argparse.Namespace, snap: PageSnapshot, out: Path, shot: Path | None, *,
+          tag: str = "") -> None:
+    """Write the snapshot (and screenshot); the "wrote" lines go to standard output. Its
+    notes and warnings were logged as it was rendered (``visx: note:`` on standard error)."""
     from visx.atomic import write_bytes
 
     try:
@@ -100,10 +111,7 @@ def _save(snap: PageSnapshot, out: Path, shot: Path | None) -> None:
     except OSError as e:
         raise ExportError(f"{e.filename}: cannot write ({e.strerror}); choose a writable path") from e
     flags = " (partial)" if snap.partial else ""
-    print(f"wrote {out}: {len(snap.nodes)} elements, {snap.width:.0f}x{snap.height:.0f} px{flags}")
+    say(args, f"{tag}wrote {out}: {len(snap.nodes)} elements, {snap.width:.0f}x{snap.height:.0f} px{flags}",
+        sys.stdout)
     if shot is not None:
-        print(f"wrote {shot}")
-    for note in snap.notes:
-        print(f"note: {note}")
-    for warning in snap.warnings:
-        print(f"visx: warning: {warning}", file=sys.stderr)
+        say(args, f"{tag}wrote {shot}", sys.stdout)

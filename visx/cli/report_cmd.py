@@ -8,7 +8,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from visx.cli.options import add_render_options, read_source_arg, render_config
+from visx.cli.extract_cmd import MINER_HELP
+from visx.cli.logs import add_verbosity_options, note, say
+from visx.cli.options import (
+    ALL_SECTIONS,
+    add_render_options,
+    add_set_option,
+    apply_settings,
+    read_source_arg,
+    render_config,
+)
 from visx.config import Config, DebugConfig, MineConfig
 from visx.errors import ConfigError
 from visx.model import PageSnapshot
@@ -34,9 +43,11 @@ def register(sub: Any) -> None:
                    "and JavaScript setting) to get one, when that file or URL is reachable")
     p.add_argument("--no-embed", action="store_true",
                    help="write the screenshot beside report.html instead of inside it")
-    p.add_argument("--miner", choices=("mdr", "drmining"), default="mdr", help="region finder (default: mdr)")
+    p.add_argument("--miner", choices=("mdr", "drmining"), default="mdr", help=MINER_HELP)
     p.add_argument("--no-clean", action="store_true", help="skip the cleaner")
     add_render_options(p)
+    add_set_option(p, ALL_SECTIONS, "debug.embed_image=false")
+    add_verbosity_options(p)
     p.set_defaults(run=run)
 
 
@@ -48,12 +59,12 @@ def run(args: argparse.Namespace) -> int:
         debug = DebugConfig(max_height=args.max_height, embed_image=not args.no_embed)
     except ValueError as e:  # pydantic's ValidationError
         raise ConfigError(f"--max-height {args.max_height}: must be between 200 and 65000") from e
-    cfg = Config(
+    cfg = apply_settings(Config(
         render=render_config(args, screenshot=True),
         clean=Config().clean.model_copy(update={"enabled": not args.no_clean}),
         mine=MineConfig(miner=args.miner),
         debug=debug,
-    )
+    ), args, ALL_SECTIONS)
     source = read_source_arg(args.source)
     if is_snapshot_path(source):
         from visx.render.snapshot_io import load_snapshot
@@ -61,24 +72,22 @@ def run(args: argparse.Namespace) -> int:
         snap = load_snapshot(source)
         again = rerender_target(snap) if args.rerender and not snap.screenshot_png else None
         if args.rerender and not snap.screenshot_png and again is None:
-            print(f"visx: note: {snap.source} is not reachable; drawing on a wireframe", file=sys.stderr)
+            note(args, f"{snap.source} is not reachable; drawing on a wireframe")
         if again is not None:
             w, h = snap.viewport
             render = cfg.render.model_copy(update={"javascript": snap.javascript, "viewport_width": w,
                                                    "viewport_height": h})
             cfg = cfg.model_copy(update={"render": render})
-            print(f"visx: note: re-rendering {again} for its screenshot", file=sys.stderr)
+            note(args, f"re-rendering {again} for its screenshot")
             ex = extract(again, cfg)
         else:
             ex = analyse(snap, cfg)
     else:
         ex = extract(source, cfg)
-    for warning in ex.warnings:
-        print(f"visx: warning: {warning}", file=sys.stderr)
-    path = write_report(ex, args.output, cfg)
+    path = write_report(ex, args.output, cfg)  # the warnings of ex were logged
     n = sum(len(rg.records) for rg in ex.regions)
-    print(f"wrote {path.parent}/page.png, {path.name}, stages.json: "
-          f"{len(ex.regions)} region(s), {n} record(s); open {path} in a browser")
+    say(args, f"wrote {path.parent}/page.png, {path.name}, stages.json: "
+        f"{len(ex.regions)} region(s), {n} record(s); open {path} in a browser", sys.stdout)
     return 0
 
 

@@ -18,7 +18,7 @@ from typing import TextIO
 
 from visx.errors import ExportError
 from visx.export.base import Exporter, ExportResult, check_path
-from visx.export.contract import ExtractionLike, to_json_dict
+from visx.export.contract import ExtractionLike, json_schema, to_json_dict
 from visx.export.formats import TEXT_FORMATS, CsvExporter, JsonExporter, JsonlExporter, render_text
 from visx.export.parquet import ParquetExporter
 from visx.export.sqlite import SqliteExporter
@@ -92,6 +92,7 @@ __all__ = [
     "ExtractionLike",
     "check_path",
     "exporter_class",
+    "json_schema",
     "open_exporter",
     "to_json_dict",
     "write",

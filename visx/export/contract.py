@@ -4,37 +4,33 @@ Any object with these read-only attributes can be exported; the pipeline's
 ``visx.pipeline.Extraction`` is one. Tables pair with regions by position
 (``tables[k]`` belongs to ``regions[k]``, regions in rank order).
 
-JSON (``to_json_dict``), a public contract; keys are only ever added::
-
-    {"source", "url", "title", "created",
-     "regions": [{"rank", "score", "data", "role", "xpath", "bbox": [x, y, w, h],
-                  "records": [{"xpaths": [str, ...], "bbox", "text", "step", "page",
-                               "cells": [{"column": int, "text", "value",
-                                          "href", "src", "xpath", "bbox"}]}],
-                  "columns": [{"name", "type", "fill", "flags", "source"}]}],
-     "removed": [{"xpath", "reason", "bbox"}],
-     "timings": {stage: seconds},
-     "warnings": [str, ...]}
-
-``data`` is true for a data list (results, products, posts, related items) and
-``role`` says what a region is: ``data``, or ``navigation``, ``filter``,
-``pager``, ``breadcrumb``, ``footer-links``, ``tag-cloud``, ``fragment``,
-``layout`` (``visx.mine.roles``); data lists rank before the rest.
-``step`` is the harvest step that brought a record and ``page`` the list page it
-was on (0 and 1 without ``--pages``). XPaths cross into shadow roots and frames
-with ``#shadow-root`` and ``#document`` steps (``visx.model``).
-``cells`` lists a record's non-empty cells; ``column`` indexes the region's
-``columns``, which include the columns the default table hides (flags
-``constant`` or ``label``).
+The JSON form (``to_json_dict``, and each JSON Lines line) is a public contract,
+published as a JSON Schema: ``visx/export/extraction.schema.json``
+(:func:`json_schema`). Every output carries ``"visx": <version>``; keys are only
+ever added.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from typing import Any, Protocol
 
 from visx.model import Cleaned, NodeTable, Record, Region
 from visx.schema.table import Table
+from visx.version import __version__
+
+SCHEMA_FILE = "extraction.schema.json"
+"""The JSON Schema of the JSON output, beside this module in the package."""
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of visx's JSON output: a page, or a list of pages;
+    ``$defs/line`` is one line of a JSON Lines output."""
+    text = resources.files("visx.export").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 class SnapshotLike(Protocol):
@@ -128,11 +124,12 @@ def region_dict(extraction: ExtractionLike, k: int) -> dict[str, Any]:
 
 
 def to_json_dict(extraction: ExtractionLike, *, all_regions: bool = True) -> dict[str, Any]:
-    """The JSON contract for one extraction (all regions, or only the top one)."""
+    """The JSON contract for one extraction (all regions, or only the top one); see :func:`json_schema`."""
     nodes = extraction.snapshot.nodes
     removed = [{"xpath": nodes[r.node].xpath, "reason": r.reason, "bbox": _bbox(nodes[r.node].bbox)}
                for r in extraction.cleaned.removed if 0 <= r.node < len(nodes)]
     return {
+        "visx": __version__,
         "source": extraction.source,
         "url": extraction.url,
         "title": extraction.title,

@@ -17,10 +17,13 @@ from visx.export.contract import (
     table_of,
     to_json_dict,
 )
+from visx.version import __version__
 
 
-def flat_rows(extraction: ExtractionLike, all_regions: bool) -> tuple[list[dict[str, Any]], list[str]]:
-    """Flat records of the exported regions (default columns), and their keys in order.
+def flat_rows(extraction: ExtractionLike, all_regions: bool, *, all_columns: bool = False,
+              raw: bool = False) -> tuple[list[dict[str, Any]], list[str]]:
+    """Flat records of the exported regions (default columns unless ``all_columns``), and
+    their keys in order.
 
     With ``all_regions`` every row starts with its region's ``region`` rank.
     """
@@ -32,8 +35,8 @@ def flat_rows(extraction: ExtractionLike, all_regions: bool) -> tuple[list[dict[
         table = table_of(extraction, k)
         if table is None:
             continue
-        keys.update(dict.fromkeys(table.field_names()))
-        for rec in table.to_records():
+        keys.update(dict.fromkeys(table.field_names(all_columns=all_columns)))
+        for rec in table.to_records(all_columns=all_columns, raw=raw):
             rows.append({"region": extraction.regions[k].rank, **rec} if all_regions else rec)
     return rows, list(keys)
 
@@ -117,8 +120,9 @@ class JsonExporter(Exporter):
 
 
 class JsonlExporter(Exporter):
-    """One record a line: ``source``, ``url``, its region's ``rank``, the record
-    (``xpaths``, ``bbox``, ``text``, ``cells``) and its flat ``fields``."""
+    """One record a line: ``visx`` (the version), ``source``, ``url``, its region's
+    ``rank``, the record (``xpaths``, ``bbox``, ``text``, ``step``, ``page``, ``cells``)
+    and its flat ``fields`` (``$defs/line`` of ``extraction.schema.json``)."""
 
     format = "jsonl"
 
@@ -134,7 +138,8 @@ class JsonlExporter(Exporter):
             table = table_of(extraction, k)
             fields = table.to_records() if table is not None else []
             for r, rec in enumerate(region.records):
-                line = {"source": extraction.source, "url": extraction.url, "rank": region.rank,
+                line = {"visx": __version__, "source": extraction.source, "url": extraction.url,
+                        "rank": region.rank,
                         **record_dict(nodes, rec, table, r, pages),
                         "fields": fields[r] if r < len(fields) else {}}
                 self._lines.append(json.dumps(line, ensure_ascii=False))

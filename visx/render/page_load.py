@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -26,6 +27,7 @@ from visx.errors import (
     SourceNotFoundError,
     UnreachableError,
 )
+from visx.log import log_snapshot
 from visx.model import PageSnapshot
 from visx.render.browser import ENGINE, OFFLINE_ARGS
 from visx.render.capture import FrameLog, capture
@@ -46,6 +48,9 @@ if TYPE_CHECKING:
     from visx.render.columns import Columns
 
 PageAction = Callable[["Page"], Awaitable[None]]
+"""``async def action(page) -> None``: run on the settled page before the capture."""
+
+_log = logging.getLogger(__name__)
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _MAGIC = (
@@ -451,7 +456,7 @@ async def _load(
         if not cfg.javascript and not cfg.keep_noscript:
             removed = await page.evaluate(_DROP_NOSCRIPT_JS)
             if removed:
-                notes.append(f"removed {removed} <noscript> element(s): JS is off (keep_noscript keeps them)")
+                notes.append(f"removed {removed} <noscript> element(s): JS is off (--keep-noscript keeps them)")
         if cfg.scroll and cfg.javascript and not partial:
             await _autoscroll(page, tracker, cfg, deadline, notes)
         if action is not None:
@@ -628,17 +633,28 @@ async def _screenshot(page: Page, cfg: RenderConfig, notes: list[str]) -> bytes:
 def render(source: str | Path, config: Config | None = None, *, action: PageAction | None = None) -> PageSnapshot:
     """Render ``source`` (URL, file path or HTML string) to a :class:`PageSnapshot`.
 
-    ``action``, if given, is a coroutine function run on the settled page
-    before the capture (click "load more", dismiss a banner, ...).
+    ``action``, if given, is a coroutine function taking the Playwright ``Page``, run on
+    the settled page before the capture (click "load more", dismiss a banner, fill a
+    search form, ...). It runs on visx's browser thread: await Playwright's async API
+    in it, and do not call :func:`render` from it. A page given an action gets a fresh
+    tab, never a reused one. The capture follows it at once (after the harvest, with
+    ``pages``): wait inside the action for what it triggers
+    (``await page.wait_for_selector(...)``).
+
+    Notes on what was done are logged at INFO, warnings at WARNING (:mod:`visx.log`).
     """
-    return ENGINE.run(render_page(source, config, action))
+    snap = ENGINE.run(render_page(source, config, action))
+    log_snapshot(_log, snap, "rendered")
+    return snap
 
 
 async def render_async(
     source: str | Path, config: Config | None = None, *, action: PageAction | None = None
 ) -> PageSnapshot:
     """Async twin of :func:`render`, sharing the same browser."""
-    return await ENGINE.arun(render_page(source, config, action))
+    snap = await ENGINE.arun(render_page(source, config, action))
+    log_snapshot(_log, snap, "rendered")
+    return snap
 
 
 def file_is_html(path: Path) -> bool:
