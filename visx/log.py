@@ -4,7 +4,8 @@ The library prints nothing: it only adds a :class:`logging.NullHandler`, so an
 application decides where the messages go (``logging.basicConfig(level=logging.INFO)``
 shows them; the CLI writes them to standard error). Levels:
 
-- ``DEBUG``: what was read or rendered, and what each stage cost;
+- ``DEBUG``: what was read or rendered, and what each stage cost (and the notes of a
+  saved snapshot read back: they were news when it was rendered);
 - ``INFO``: what rendering did to the page (the snapshot's notes: ``<noscript>`` removed,
   pages harvested, dialogs dismissed) and minor table issues;
 - ``WARNING``: what may make a result wrong or incomplete: a page captured before it
@@ -18,7 +19,6 @@ Child loggers follow the modules (``visx.render.page_load``, ``visx.pipeline``,
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 
 from visx.model import PageSnapshot
 
@@ -27,15 +27,13 @@ logger.addHandler(logging.NullHandler())
 
 
 def log_snapshot(log: logging.Logger, snap: PageSnapshot, how: str, *,
-                 skip_warnings: Iterable[str] = ()) -> None:
-    """Log a snapshot just rendered or read: a debug line, its notes (INFO), its warnings."""
+                 notes_level: int = logging.INFO) -> None:
+    """Log a snapshot just rendered or read: a debug line, its notes, its warnings."""
     if log.isEnabledFor(logging.DEBUG):
         partial = " (partial)" if snap.partial else ""
         log.debug("%s %s: %d elements, %.0fx%.0f px%s", how, snap.source, len(snap.nodes),
                   snap.width, snap.height, partial)
     for note in snap.notes:
-        log.info("%s: %s", snap.source, note)
-    skip = set(skip_warnings)
+        log.log(notes_level, "%s: %s", snap.source, note)
     for w in snap.warnings:
-        if w not in skip:
-            log.warning("%s", w)
+        log.warning("%s", w)

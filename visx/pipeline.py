@@ -161,7 +161,7 @@ def _read_snapshot(path: str | Path) -> PageSnapshot:
     from visx.render.snapshot_io import load_snapshot
 
     snap = load_snapshot(path)
-    log_snapshot(log, snap, "read snapshot")
+    log_snapshot(log, snap, "read snapshot", notes_level=logging.DEBUG)
     return snap
 
 
