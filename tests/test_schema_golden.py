@@ -2,24 +2,38 @@
 
 The regions are made by hand (``tests/table_regions.py``), so these tests pin
 alignment and schema alone. After a deliberate change, rewrite the goldens with
-``VISX_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_schema_golden.py`` and review the diff.
+``VISX_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_schema_golden.py`` (every golden test then
+fails, naming the file it wrote), review the diff, and run again without the variable.
+Exact alignment on real pages, against gold records the code does not write, is
+pinned in ``tests/test_alignment_pins.py``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 from table_regions import NAMES, TABLES, table_json
+
+UPDATE_VAR = "VISX_UPDATE_GOLDEN"
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_golden_table(name: str) -> None:
     got = json.loads(json.dumps(table_json(name)))
     path = TABLES / f"{name}.expected.json"
-    if os.environ.get("VISX_UPDATE_GOLDEN") == "1":
-        path.write_text(json.dumps(got, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    if os.environ.get(UPDATE_VAR) == "1":
+        # Writing the goldens is never a passing run: a suite run with the variable set
+        # (a CI job, a stray export) would otherwise compare each file with itself.
+        before = path.read_text(encoding="utf-8") if path.is_file() else None
+        text = json.dumps(got, indent=1, ensure_ascii=False) + "\n"
+        path.write_text(text, encoding="utf-8")
+        what = "unchanged" if before == text else "rewritten"
+        pytest.fail(f"{UPDATE_VAR}=1: {path.name} {what}; review `git diff {path}`, then run "
+                    f"again without {UPDATE_VAR} to test", pytrace=False)
     expected = json.loads(path.read_text(encoding="utf-8"))
     assert got == expected
 
@@ -96,3 +110,18 @@ def test_split_records_align_like_any_other() -> None:
     assert [c["name"] for c in t["columns"]] == ["model", "price", "url"]  # type: ignore[index, union-attr]
     assert [r[0]["text"] for r in t["rows"]] == ["Lumen X100", "Pico Z5", "Orbit 7", "Vega Mini"]  # type: ignore[index, union-attr]
     assert [r[2]["href"] for r in t["rows"]][2] == "file:///c/orbit7"  # type: ignore[index, union-attr]
+
+
+def test_update_mode_never_passes() -> None:
+    """With the variable set, a golden test writes its file and fails (here the file is
+    rewritten with the same content, so the fixture does not change)."""
+    if os.environ.get(UPDATE_VAR) == "1":
+        pytest.skip(f"{UPDATE_VAR}=1 is set for this whole run")
+    path = TABLES / "locale.expected.json"
+    before = path.read_bytes()
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"{__file__}::test_golden_table[locale]"],
+        env={**os.environ, UPDATE_VAR: "1"}, capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "locale.expected.json unchanged" in run.stdout
+    assert path.read_bytes() == before
