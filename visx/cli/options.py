@@ -20,7 +20,7 @@ def add_set_option(p: argparse.ArgumentParser, sections: tuple[str, ...], exampl
     p.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE", dest="settings",
                    help=f"change a setting of visx.config.Config, e.g. {example} (sections: "
                    f"{', '.join(sections)}; repeatable; applied after the other options, so it wins). "
-                   "A bad name or value is an error that lists the valid keys")
+                   "A wrong key is an error that lists the section's keys; a wrong value, one that names the key")
 
 
 def apply_settings(cfg: Config, args: argparse.Namespace, sections: tuple[str, ...]) -> Config:
