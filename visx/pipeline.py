@@ -120,7 +120,16 @@ def extract(source: str | Path | PageSnapshot, config: Config | None = None, *,
     past a source that fails.
     """
     cfg = config or Config()
+    _warm_while_rendering(source)
     return analyse(load_or_render(source, cfg, action=action), cfg)
+
+
+def _warm_while_rendering(source: object) -> None:
+    """A render leaves Python idle for most of a second: warm the stages meanwhile."""
+    if not isinstance(source, PageSnapshot) and not is_snapshot_path(source):
+        from visx import prewarm
+
+        prewarm.start()
 
 
 async def extract_async(source: str | Path | PageSnapshot, config: Config | None = None, *,
@@ -129,6 +138,7 @@ async def extract_async(source: str | Path | PageSnapshot, config: Config | None
     analysis runs on a worker thread, so the caller's event loop is never blocked; for many
     sources see :func:`visx.extract_many_async`."""
     cfg = config or Config()
+    _warm_while_rendering(source)
     snap = await load_or_render_async(source, cfg, action=action)
     return await asyncio.to_thread(analyse, snap, cfg)
 
@@ -172,7 +182,7 @@ def analyse(snapshot: PageSnapshot, config: Config | None = None) -> Extraction:
 
 
 def _analyse(snapshot: PageSnapshot, cfg: Config) -> Extraction:
-    timings: dict[str, float] = {k: v for k, v in snapshot.timings.items() if k != "launch"}
+    timings: dict[str, float] = dict(snapshot.timings)
     t = time.perf_counter()
     cleaned = _clean(snapshot, cfg)
     timings["clean"] = _lap(t)
