@@ -83,4 +83,6 @@ def run(args: argparse.Namespace) -> int:
     print()
     for name, path in paths.items():
         print(f"wrote {path} ({name})")
+    if not args.no_chart and "chart" not in paths:
+        print(f"skipped the chart: matplotlib is not installed; {report.CHART_EXTRA_HINT}")
     return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,10 @@ from visx.evaluate.data_lists import DataListScore
 from visx.evaluate.fields import FieldScore
 from visx.evaluate.metrics import Score, micro
 from visx.evaluate.runner import PageResult
+
+_log = logging.getLogger(__name__)
+
+CHART_EXTRA_HINT = "install it with `pip install 'visx[eval]'` (or matplotlib)"
 
 PAGE_COLUMNS = (
     "id", "category", "site", "elements", "gold", "gold_in_page", "gold_visible", "regions",
@@ -282,8 +287,8 @@ def chart_png(cats: dict[str, Summary], path: Path, title: str = "visx F1 per ca
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError as e:
-        raise ExportError(f"{path}: the chart needs matplotlib, which is not installed; install "
-                          "it with `pip install 'visx[dev]'` (or matplotlib), or pass --no-chart") from e
+        raise ExportError(f"{path}: the chart needs matplotlib, which is not installed; "
+                          f"{CHART_EXTRA_HINT}, or pass --no-chart", source=str(path)) from e
     names = list(cats)
     xs = range(len(names))
     fig, ax = plt.subplots(figsize=(max(6.0, 0.6 * len(names) + 2), 4.5), dpi=110)
@@ -314,7 +319,10 @@ def write_outputs(
     results: Sequence[PageResult], out_dir: Path, *, chart: bool = True, label: str = ""
 ) -> dict[str, Path]:
     """pages.csv, summary.json (overall, per category, worst pages by record and by cell F1)
-    and f1_by_category.png."""
+    and f1_by_category.png.
+
+    Without matplotlib (the ``eval`` extra) the chart is skipped with a warning on the
+    ``visx.evaluate.report`` logger and left out of the paths; the tables are written."""
     from visx.atomic import write_bytes
 
     summary = summarize(results)
@@ -335,7 +343,19 @@ def write_outputs(
     except OSError as e:
         raise ExportError(f"{out_dir}: cannot write the evaluation ({e.strerror}); choose a writable --out") from e
     if chart:
-        paths["chart"] = out_dir / "f1_by_category.png"
-        title = "visx F1 per category" + (f" ({label})" if label else "")
-        chart_png(cats, paths["chart"], title)
+        png = out_dir / "f1_by_category.png"
+        if _have_matplotlib():
+            chart_png(cats, png, "visx F1 per category" + (f" ({label})" if label else ""))
+            paths["chart"] = png
+        else:
+            _log.warning("%s skipped: the chart needs matplotlib, which is not installed; %s, "
+                         "or pass --no-chart", png, CHART_EXTRA_HINT)
     return paths
+
+
+def _have_matplotlib() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True

@@ -33,6 +33,10 @@ DEBIAN_CHROMIUM = Path("/usr/lib/chromium/chromium")
 PATH_NAMES = ("chromium", "chromium-browser", "google-chrome")
 # Keeps files and HTML strings private: no host resolves but the loopback.
 OFFLINE_ARGS = ('--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',)
+# Passed on every launch. Shared memory goes to /tmp, not /dev/shm, which is 64 MB in a
+# Docker container by default: large pages crash the renderer there. Playwright (every
+# release visx supports) passes it too; it is named here so it does not rest on that.
+LAUNCH_ARGS = ("--disable-dev-shm-usage",)
 INSTALL_HINT = (
     "install one with `sudo apt-get install -y --no-install-recommends chromium "
     "fonts-liberation fonts-dejavu-core` (Debian/Ubuntu), or point VISX_CHROMIUM "
@@ -134,7 +138,8 @@ class Engine:
             from playwright.async_api import Error as PlaywrightError
 
             try:
-                b = await self._pw.chromium.launch(executable_path=str(exe), args=list(args), headless=True)
+                b = await self._pw.chromium.launch(executable_path=str(exe), args=[*LAUNCH_ARGS, *args],
+                                                   headless=True)
             except PlaywrightError as e:
                 raise BrowserNotFoundError(
                     f"Chromium at {exe} failed to start ({str(e).splitlines()[0]}); {INSTALL_HINT}"
