@@ -8,9 +8,12 @@ Durations become seconds.
 
 from __future__ import annotations
 
+import calendar
 import re
 import unicodedata
 from typing import NamedTuple
+
+from visx.schema import thresholds as th
 
 _MONTH_NAMES = {
     1: "january janvier januar enero gennaio janeiro januari jan janv ene gen",
@@ -93,13 +96,16 @@ def month(word: str) -> int | None:
 
 
 def _year(y: str) -> int:
-    return 2000 + int(y[1:]) if y.startswith("'") else int(y)
+    if not y.startswith("'"):
+        return int(y)
+    yy = int(y[1:])
+    return (2000 if yy < th.TWO_DIGIT_YEAR_PIVOT else 1900) + yy
 
 
 def _valid(y: int, m: int, d: int) -> bool:
     if not (1 <= m <= 12 and 1 <= d <= 31 and 1000 <= y <= 2999):
         return False
-    return d <= (29 if m == 2 else 30 if m in (4, 6, 9, 11) else 31)
+    return d <= calendar.monthrange(y, m)[1]
 
 
 def find_date(text: str, order: str = "auto") -> Found | None:

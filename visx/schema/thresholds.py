@@ -125,3 +125,7 @@ text columns, when they sit in one block of each record, fold into one body colu
 FOLD_MAX_FILL = 0.8
 """Columns filled in fewer of the records than this are the body's candidates; fuller ones
 are the record's own fields (title, author, score) and stay."""
+
+TWO_DIGIT_YEAR_PIVOT = 69
+"""Two-digit years below this are 20xx, the rest 19xx ("5.3.99" is 1999): the POSIX rule
+that ``strptime``'s ``%y`` follows, so visx reads them as other tools do."""
