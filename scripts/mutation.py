@@ -88,6 +88,12 @@ EQUIVALENT: dict[str, str] = {
     "visx.schema.dates.x_numeric_order__mutmut_14": "callers read any order but ymd/dmy as mdy",
     "visx.schema.dates.x_numeric_order__mutmut_17": "callers read any order but ymd/dmy as mdy",
     "visx.mine.rank.x_score__mutmut_155": "the menu penalty is the first: penalty is 1.0, so = and *= agree",
+    "visx.mine.roles.x__inside__mutmut_9": "attrs.get('role') gives None where '' was: neither is in the role sets",
+    "visx.mine.records.x__columns_align__mutmut_5": "the lengths are checked equal just before: zip's strict never acts",
+    "visx.mine.mdr.x__join_across_gaps__mutmut_23":
+        "without a cutoff the distance is exact, with it a distance above is 1.0: `<= threshold` agrees",
+    "visx.mine.tagstring.x_display_class__mutmut_14": "the class letter is only a key part: 'XXgXX' is as distinct as 'g'",
+    "visx.mine.tagstring.x_build__mutmut_55": "sizes are written for every kept element and read only for kept ones",
     "visx.export.formats.x__write_text__mutmut_5":
         "newline=None writes csv's \\r\\n unchanged where os.linesep is \\n (POSIX)",
     "visx.clean.page.xǁPageViewǁ__init____mutmut_174": "the four extent columns have one length by construction",
