@@ -94,6 +94,8 @@ EQUIVALENT: dict[str, str] = {
         "without a cutoff the distance is exact, with it a distance above is 1.0: `<= threshold` agrees",
     "visx.mine.tagstring.x_display_class__mutmut_14": "the class letter is only a key part: 'XXgXX' is as distinct as 'g'",
     "visx.mine.tagstring.x_build__mutmut_55": "sizes are written for every kept element and read only for kept ones",
+    "visx.mine.x_drop_covered__mutmut_19":
+        "covered needs every part of every record (the first's included) under one owner: either record names it",
     "visx.export.formats.x__write_text__mutmut_5":
         "newline=None writes csv's \\r\\n unchanged where os.linesep is \\n (POSIX)",
     "visx.clean.page.xǁPageViewǁ__init____mutmut_174": "the four extent columns have one length by construction",

@@ -13,12 +13,20 @@ from visx.model import PageSnapshot, Record, Region
 from visx.render.snapshot_io import snapshot_from_dom
 
 
-def sections(gap: float, *, wrapped_top: bool = True, cls: str = "", sizes: tuple[int, ...] = (3, 10)) -> PageSnapshot:
+def sections(gap: float, *, wrapped_top: bool = True, cls: str = "",
+             sizes: tuple[int, ...] = (3, 10), menu: bool = False) -> PageSnapshot:
     """Sections of ``sizes`` results (by default three above ten) in one column, ``gap`` px
-    apart; records 90px tall every 100px; only the first section's records may be wrapped."""
+    apart; records 90px tall every 100px; only the first section's records may be wrapped.
+    ``cls``: the records' class; ``menu``: a nav menu on the right."""
     b = Builder()
-    html = b.add(-1, "html", box=(0, 0, 1200, 2400))
-    body = b.add(html, "body", box=(0, 0, 1200, 2400))
+    html = b.add(-1, "html", box=(0, 0, 1200, 4000))
+    body = b.add(html, "body", box=(0, 0, 1200, 4000))
+    if menu:
+        nav = b.add(body, "nav", box=(950, 100, 200, 150))
+        ul = b.add(nav, "ul", box=(950, 100, 200, 150))
+        for k, w in enumerate(["Home", "Shop", "Deals", "Journal", "Contact"]):
+            li = b.add(ul, "li", box=(950, 100 + 30 * k, 200, 30))
+            b.add(li, "a", w, box=(950, 100 + 30 * k, 100, 20), href=f"http://x/{w}")
     y = 100.0
     for s_k, n in enumerate(sizes):
         wrapped = wrapped_top and s_k == 0
@@ -47,6 +55,10 @@ def test_sections_one_and_a_half_records_apart_are_one_list() -> None:
     assert SECTION_GAP_RECORDS == 1.5
     assert longest(sections(120.0)) == 13   # 130px apart: within the limit
     assert longest(sections(150.0)) == 10   # 160px apart: two lists
+    # Joining leaves the page's other regions as they were.
+    regions = mine(sections(120.0, menu=True), None)
+    assert max(len(r.records) for r in regions) == 13
+    assert any(r.records[0].text == "Home" and len(r.records) == 5 for r in regions)
 
 
 def test_sections_of_one_template_join_without_the_shape_rule() -> None:
