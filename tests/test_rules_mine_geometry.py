@@ -133,3 +133,11 @@ def test_columns_align_at_the_overlap_limit() -> None:
     assert _columns_align(nodes, [2, 3], [4, 5])
     assert not _columns_align(nodes, [2, 3], [6, 5])
     assert not _columns_align(nodes, [2, 3], [4])
+
+
+def test_an_empty_box_lines_up_with_nothing() -> None:
+    # Same left edge and width, but no height: an empty placeholder, not a record box.
+    nodes = boxes(("div", (), 100, 0, 500, 80), ("div", (), 100, 300, 500, 0), ("div", (), 100, 600, 500, 80))
+    assert lined_up(nodes, [2], [4])
+    assert not lined_up(nodes, [2], [3])
+    assert not lined_up(nodes, [3], [2])
