@@ -57,3 +57,15 @@ def test_a_half_joins_an_alike_column_past_one_it_shares_a_record_with() -> None
     # column 2 shares record 0 with column 0 (another font); column 1 is its complement
     styles = ["big", "big"] + ["inline"] * 4
     assert _join([[0, 1], [2, 3], [0, 4, 5]], styles) == [[0, 1], [0, 2, 3, 4, 5]]
+
+
+def test_a_fixed_label_does_not_join_a_varying_column() -> None:
+    nodes, records, spans = _records(6, ["inline"] * 6)
+    cells: list[list[Item | None]] = [[None, None] for _ in range(6)]
+    for r in range(3):
+        cells[r][0] = Item("text", "Ad", spans[r])
+    for r in range(3, 6):
+        cells[r][1] = Item("text", f"v{r}", spans[r])
+    columns = [AlignedColumn("text", "li/span/#text", spans[0]), AlignedColumn("text", "li/span/#text", spans[3])]
+    cols, _ = merge_complementary(PageCache(nodes), records, columns, cells)
+    assert len(cols) == 2

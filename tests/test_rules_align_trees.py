@@ -284,3 +284,42 @@ def test_alignment_reports_records_and_tree_matchings() -> None:
     assert al.stats["records"] == 4.0
     assert al.stats["matches"] == 2.0   # the last record is shaped like the first: its mapping is reused
     assert align_regions(nodes, [Region(0, [])])[0].stats == {"records": 0.0}
+
+
+# -- text shapes, lists, more items ------------------------------------------------------------
+
+def test_text_shapes_of_ascii_text() -> None:
+    from visx.align.tree import text_shape
+    assert text_shape("$12") == "price"
+    assert text_shape("12/05/2024") == "date"
+    assert text_shape("Mar 5") == "date"
+    assert text_shape("12.50") == "num"
+    assert text_shape("Route 66") == "word"
+
+
+def test_a_bare_link_and_a_thin_bar_are_items() -> None:
+    _, _, (t,) = build("<ul><li><a href=u class=go></a></li></ul>")
+    assert items(t) == [("link", "", "u")]
+    assert _stars("<div x=10 w=1></div>") == 0.01
+    assert _stars("<div st=abs x=10 w=100.4></div>") == 1.0   # a hair wider is still full
+
+
+def test_two_alike_siblings_after_text_are_noticed() -> None:
+    _, b, _ = build("<ul><li>Tags: <div class=t>a</div><div class=t>b</div></li></ul>")
+    assert b.alike is True
+
+
+def test_hidden_children_between_visible_ones_leave_no_text() -> None:
+    _, _, (t,) = build("<ul><li><div>A</div><div hidden>h</div><div>B</div></li></ul>")
+    assert texts(t) == ["A", "B"]
+
+
+def test_two_records_are_enough_for_a_list_of_varying_length() -> None:
+    nodes = page("<ul><li><div class=title>Rake</div><div><span class=au>Ann Lee</span>"
+                 "<span class=au>Bob Ray</span></div></li>"
+                 "<li><div class=title>Hoe</div><div><span class=au>Cy Young</span></div></li></ul>")
+    lis = [n.index for n in nodes.nodes if n.tag == "li"]
+    al = align_region(nodes, Region(0, [Record([i]) for i in lis]))
+    assert al.seed == 0   # the record with most data seeds the alignment
+    lists = [it for row in al.cells for it in row if it is not None and it.kind == "list"]
+    assert [it.values for it in lists] == [("Ann Lee", "Bob Ray"), ("Cy Young",)]
