@@ -167,3 +167,16 @@ def server() -> Iterator[LocalServer]:
         httpd.shutdown()
         httpd.server_close()
         thread.join(timeout=5)
+
+
+@pytest.fixture
+def fresh_typing_caches() -> Iterator[None]:
+    """Empty the typer's per-text caches, so every case runs the typing rules themselves
+    (an answer cached by an earlier test would hide a broken rule)."""
+    from visx.schema import entities
+    from visx.schema.numbers import text_counts
+
+    entities._type_default.cache_clear()
+    entities._type_text.cache_clear()
+    text_counts.cache_clear()
+    yield

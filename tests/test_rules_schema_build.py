@@ -6,25 +6,17 @@ fixtures (no browser). Expected values are read from the fixture pages.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from table_regions import load
 
 from visx.align import align_region
 from visx.config import Config
 from visx.model import Region
-from visx.schema import build_table, entities
+from visx.schema import build_table
 from visx.schema.build import _label_like
 from visx.schema.table import Cell, Column, Table
 
-
-@pytest.fixture(autouse=True)
-def _fresh_caches() -> Iterator[None]:
-    # column typing caches per text: empty it so every case runs the typing rules
-    entities._type_default.cache_clear()
-    entities._type_text.cache_clear()
-    yield
+pytestmark = pytest.mark.usefixtures("fresh_typing_caches")  # conftest.py
 
 
 def _table(name: str, region: Region | None = None) -> Table:

@@ -8,23 +8,16 @@ fixture empties those caches so that every case runs the rules themselves
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from visx.schema import entities
 from visx.schema.entities import Context, Typed, parse_as, type_text
-from visx.schema.numbers import parse_number, text_counts
+from visx.schema.numbers import parse_number
 
 COMMA = Context(decimal=",")
 
 
-@pytest.fixture(autouse=True)
-def _fresh_caches() -> Iterator[None]:
-    entities._type_default.cache_clear()
-    entities._type_text.cache_clear()
-    text_counts.cache_clear()
-    yield
+pytestmark = pytest.mark.usefixtures("fresh_typing_caches")  # conftest.py
 
 
 # --- prices ------------------------------------------------------------------
