@@ -15,7 +15,11 @@ Every message names the input it is about and what to do next::
      |    +-- PageCrashedError       the renderer process crashed
      +-- SnapshotError               corrupt, foreign or unreadable snapshot file
      +-- ExtractionError             a pipeline stage could not work on its input
+     |    +-- SelectionError         the list asked for (region, hint, example) is not on the page
      +-- ExportError                 an output could not be written
+     +-- TemplateError               a template is unreadable, fits no page, or cannot be repaired
+          +-- TemplateMismatchError  no template matches the page (site, URL similarity)
+          +-- RepairError            a column or the record list could not be found again
 """
 
 from __future__ import annotations
@@ -85,5 +89,26 @@ class ExtractionError(VisxError):
     """A pipeline stage could not work on its input."""
 
 
+class SelectionError(ExtractionError):
+    """The list the user chose (``region``, ``hint`` or ``example``) is not on the page;
+    the message lists the regions that were found."""
+
+
 class ExportError(VisxError):
     """An output file could not be written."""
+
+
+class TemplateError(VisxError):
+    """A template file is unreadable or invalid, or applying it failed."""
+
+
+class TemplateMismatchError(TemplateError):
+    """No template fits the page: another site, or URLs too far apart (see ``--min-similarity``)."""
+
+
+class RepairError(TemplateError):
+    """A template's record list or a column could not be found again on a changed page."""
+
+    def __init__(self, message: str, *, source: str | None = None, column: str | None = None) -> None:
+        super().__init__(message, source=source)
+        self.column = column
