@@ -30,6 +30,7 @@ EXPECTED_ALL = {
     "Region",
     "RenderError",
     "RenderTimeoutError",
+    "SelectionError",
     "SnapshotError",
     "SourceNotFoundError",
     "Table",

@@ -26,7 +26,7 @@ def tour_blocks() -> list[str]:
 def test_the_tour_covers_the_api() -> None:
     code = "\n".join(tour_blocks())
     for name in ("visx.render(", "visx.extract(", ".table", ".to_records(", "all_regions=True", ".to_pandas(",
-                 ".write(", "json_schema()", "action=", "progress=", "extract_async(", "extract_many_async(",
+                 ".write(", "json_schema()", "action=", "hint=", "example=", "SelectionError", "progress=", "extract_async(", "extract_many_async(",
                  'getLogger("visx")'):
         assert name in code, name
 

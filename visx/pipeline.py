@@ -45,6 +45,10 @@ class Extraction:
     timings: dict[str, float] = field(default_factory=dict)
     created: str = ""
     warnings: list[str] = field(default_factory=list)
+    chosen: dict[str, Any] | None = None
+    """The user's choice of list, when one was made (``extract(region=|hint=|example=)``,
+    :func:`visx.choose.apply_choice`): ``{"by": "region" | "hint" | "example", "value": ...,
+    "rank": N}``. The chosen region is then ``regions[0]`` (the main one), keeping its rank."""
 
     @property
     def source(self) -> str:
@@ -60,7 +64,7 @@ class Extraction:
 
     @property
     def main(self) -> Region | None:
-        """The top-ranked region (the main list), if any."""
+        """The main list, if any: the chosen region when a choice was made (``chosen``), else rank 1."""
         return self.regions[0] if self.regions else None
 
     @property
@@ -112,16 +116,24 @@ def is_snapshot_path(source: Any) -> bool:
 
 
 def extract(source: str | Path | PageSnapshot, config: Config | None = None, *,
-            action: PageAction | None = None) -> Extraction:
+            action: PageAction | None = None, region: int | None = None, hint: str | None = None,
+            example: str | None = None) -> Extraction:
     """Render ``source`` (URL, file, HTML string) or load a saved snapshot, then analyse it.
 
     ``action`` (see :func:`visx.render`) runs on the settled page before the capture.
+    ``region=N``, ``hint=SELECTOR`` or ``example=TEXT`` (one of them) choose the main
+    list (:mod:`visx.choose`): it comes first, its rank kept, and ``chosen`` says how;
+    :class:`visx.SelectionError` when the page has no such list.
     For many sources, :func:`visx.extract_many` renders a few at once and keeps going
     past a source that fails.
     """
+    from visx.choose import apply_choice, check_choice
+
+    check_choice(region=region, hint=hint, example=example)  # a bad option costs no render
     cfg = config or Config()
     _warm_while_rendering(source)
-    return analyse(load_or_render(source, cfg, action=action), cfg)
+    out = analyse(load_or_render(source, cfg, action=action), cfg)
+    return apply_choice(out, region=region, hint=hint, example=example)
 
 
 def _warm_while_rendering(source: object) -> None:
@@ -133,14 +145,21 @@ def _warm_while_rendering(source: object) -> None:
 
 
 async def extract_async(source: str | Path | PageSnapshot, config: Config | None = None, *,
-                        action: PageAction | None = None) -> Extraction:
-    """Asyncio twin of :func:`extract`. The page renders in visx's shared browser and the
-    analysis runs on a worker thread, so the caller's event loop is never blocked; for many
-    sources see :func:`visx.extract_many_async`."""
+                        action: PageAction | None = None, region: int | None = None,
+                        hint: str | None = None, example: str | None = None) -> Extraction:
+    """Asyncio twin of :func:`extract` (``region``, ``hint``, ``example`` too). The page renders
+    in visx's shared browser and the analysis runs on a worker thread, so the caller's event
+    loop is never blocked; for many sources see :func:`visx.extract_many_async`."""
+    from visx.choose import apply_choice, check_choice
+
+    choice = check_choice(region=region, hint=hint, example=example)
     cfg = config or Config()
     _warm_while_rendering(source)
     snap = await load_or_render_async(source, cfg, action=action)
-    return await asyncio.to_thread(analyse, snap, cfg)
+    out = await asyncio.to_thread(analyse, snap, cfg)
+    if choice is None:
+        return out
+    return await asyncio.to_thread(apply_choice, out, region=region, hint=hint, example=example)
 
 
 def load_or_render(source: str | Path | PageSnapshot, config: Config | None = None, *,

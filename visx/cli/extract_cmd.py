@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING, Any
 from visx.cli.logs import add_verbosity_options, say
 from visx.cli.options import (
     ALL_SECTIONS,
+    add_choice_options,
     add_render_options,
     add_set_option,
     add_source_options,
     apply_settings,
+    choice_of,
     gather_sources,
     read_source_arg,
     render_config,
@@ -49,6 +51,7 @@ def register(sub: Any) -> None:
                    "breadcrumbs and the like left out): CSV and Parquet get a leading 'region' column, "
                    "SQLite one table per region. JSON and JSONL always hold every region, each with "
                    "'data' and 'role'")
+    add_choice_options(p)
     p.add_argument("--miner", choices=("mdr", "drmining"), default="mdr", help=MINER_HELP)
     p.add_argument("--no-clean", action="store_true", help="skip the cleaner (keep headers, side columns, ads)")
     p.add_argument("--debug", type=Path, metavar="DIR",
@@ -81,6 +84,7 @@ def choose_format(output: Path | None, fmt: str | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     fmt = choose_format(args.output, args.format)
+    choice_of(args)  # a bad --hint or two choices fail here, before any render
     sources = gather_sources(args)
     cfg = apply_settings(Config(
         render=render_config(args, screenshot=args.debug is not None),
@@ -99,6 +103,7 @@ def _run_one(args: argparse.Namespace, source: str, fmt: str, cfg: Config) -> in
     # Opened before the render: a bad output path or format costs no render.
     exporter = open_exporter(args.output, all_regions=args.all_regions, fmt=fmt) if args.output else None
     ex = extract(read_source_arg(source), cfg)  # its warnings are logged (visx: warning: ...)
+    _choose(args, ex, cfg)
     if exporter is None:
         write_stream(ex, sys.stdout, fmt=fmt, all_regions=args.all_regions)
     else:
@@ -113,8 +118,26 @@ def _run_one(args: argparse.Namespace, source: str, fmt: str, cfg: Config) -> in
     return 0
 
 
+def _choose(args: argparse.Namespace, ex: Extraction, cfg: Config, folder: Path | None = None) -> None:
+    """Apply --region/--hint/--example to ``ex``; when the page has no such list, write the
+    --debug report anyway (it shows every region and the command that extracts it), then raise."""
+    from visx.choose import apply_choice
+    from visx.errors import SelectionError
+
+    try:
+        apply_choice(ex, **choice_of(args))
+    except SelectionError:
+        if args.debug is not None:
+            from visx.debug import write_report
+
+            say(args, f"wrote {write_report(ex, folder or args.debug, cfg)}: the regions found")
+        raise
+
+
 def _summary(ex: Extraction) -> str:
-    return f"{len(ex.regions)} region(s), {_main_records(ex)} record(s) in the main one"
+    chosen = ex.chosen
+    which = f"the chosen one (#{chosen['rank']}, by {chosen['by']})" if chosen else "the main one"
+    return f"{len(ex.regions)} region(s), {_main_records(ex)} record(s) in {which}"
 
 
 def _main_records(ex: Extraction) -> int:
@@ -135,6 +158,7 @@ def _run_many(args: argparse.Namespace, sources: list[str], fmt: str, cfg: Confi
     else:
         raise ConfigError(f"format {fmt!r} cannot go to standard output; write it to a file with -o")
     from visx.debug.index import IndexEntry, write_index
+    from visx.errors import SelectionError
 
     failed = 0
     entries: list[IndexEntry] = []
@@ -147,12 +171,19 @@ def _run_many(args: argparse.Namespace, sources: list[str], fmt: str, cfg: Confi
             print(f"visx: error: {tag} {res.error}", file=sys.stderr)
             entries.append(IndexEntry(res.index + 1, res.source, error=str(res.error)))
             continue
+        folder = f"{res.index + 1:03d}"
+        try:
+            _choose(args, ex, cfg, args.debug / folder if args.debug is not None else None)
+        except SelectionError as e:  # the same choice on every page: one without that list fails
+            failed += 1
+            print(f"visx: error: {tag} {e}", file=sys.stderr)
+            entries.append(IndexEntry(res.index + 1, res.source, error=str(e)))
+            continue
         say(args, f"{tag} {res.source}: {_summary(ex)}")  # its warnings were logged, naming it
         exporter.export_unchecked(ex)
         if args.debug is not None:
             from visx.debug import write_report
 
-            folder = f"{res.index + 1:03d}"
             path = write_report(ex, args.debug / folder, cfg)
             say(args, f"{tag} wrote {path}")
             entries.append(IndexEntry(res.index + 1, res.source, f"{folder}/{path.name}", len(ex.regions),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -39,6 +40,39 @@ def add_source_options(p: argparse.ArgumentParser, help_text: str) -> None:
     p.add_argument("-j", "--jobs", type=int, default=DEFAULT_WORKERS, metavar="N",
                    help=f"pages rendered at once when there are several (default: {DEFAULT_WORKERS}); "
                    "a source that fails is reported and the others go on (exit status 1)")
+
+
+def add_choice_options(p: argparse.ArgumentParser) -> None:
+    """--region, --hint, --example (one of them): which list is the main one."""
+    g = p.add_argument_group(
+        "choosing the list",
+        "When the ranking picks the wrong list, name the one you want (one way only). It becomes "
+        "the main list: its table is what CSV, Parquet and SQLite get (and the first with "
+        "--all-regions), it comes first in JSON and JSONL, keeping its rank, and JSON records the "
+        "choice under 'chosen'. With several sources the same choice applies to each; a page "
+        "without such a list fails like any other (with --debug, its report is still written).")
+    m = g.add_mutually_exclusive_group()
+    m.add_argument("--region", type=int, metavar="N",
+                   help="the region of rank N, as numbered in the JSON output and the --debug report")
+    m.add_argument("--hint", metavar="CSS|XPATH",
+                   help="the list holding the element this selects: CSS (e.g. '#results li', '.product') "
+                   "or XPath when it starts with / ( or ./ (e.g. \"//ul[@id='results']\", or an xpath "
+                   "from the JSON output, #shadow-root steps included); css= and xpath= prefixes also "
+                   "work. Matched on the captured page, no browser needed (tags, id, class, text, and href "
+                   "and src made absolute among a few attributes); the --debug report shows a hint "
+                   "for every region")
+    m.add_argument("--example", metavar="TEXT",
+                   help="the list with a record or a value whose text is TEXT, copied from the page; "
+                   "case and spacing do not matter and near matches count (the best match wins)")
+
+
+def choice_of(args: argparse.Namespace) -> dict[str, Any]:
+    """``region``, ``hint`` and ``example`` of the command line, checked (ConfigError when bad)."""
+    from visx.choose import check_choice
+
+    choice = {"region": args.region, "hint": args.hint, "example": args.example}
+    check_choice(**choice)
+    return choice
 
 
 def add_render_options(p: argparse.ArgumentParser) -> None:

@@ -110,7 +110,7 @@ def _legend(ex: Extraction, layers: Layers) -> list[list[_Item]]:
         cols = [_Item(column_colour(c), f"{t.columns[c].name}: {t.columns[c].type}", "fill")
                 for c in t.default_columns()]
         if cols:
-            lines.append([_Item("#000000", "columns of #1 (tinted):", "none"), *cols])
+            lines.append([_Item("#000000", f"columns of #{ex.regions[0].rank} (tinted):", "none"), *cols])
     return lines
 
 

@@ -9,9 +9,11 @@ report's own script may run.
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import secrets
+import shlex
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +21,7 @@ from visx.clean.reasons import family
 from visx.debug import explain
 from visx.debug.layers import Box, Layers, table_for
 from visx.debug.palette import column_colour, family_colour, region_colour, rgb
+from visx.debug.template_link import region_template_json
 from visx.debug.thresholds import CELL_ALPHA, REMOVED_ALPHA, TEXT_LIMIT
 
 if TYPE_CHECKING:
@@ -73,14 +76,14 @@ def render_html(ex: Extraction, layers: Layers, image_src: str, notes: list[str]
         f"<meta http-equiv=\"Content-Security-Policy\" content=\"{esc(csp)}\">",
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
         f"<title>visx report: {esc(title)}</title>",
-        f"<style>{_asset('report.css')}</style></head><body>",
+        f"<style>{_asset('report.css')}{_EXTRA_CSS}</style></head><body>",
         _header(ex, notes),
         "<main><div class=\"pane shot\">",
         _toolbar(),
         _stage(layers, image_src, ex),
         "</div><div class=\"pane info\"><div id=\"status\">Click a box or a row.</div>",
         _summary(ex),
-        *(_region_section(ex, k, layers) for k in range(len(ex.regions))),
+        *(_region_section(ex, k, layers, hint) for k, hint in enumerate(_hints(ex))),
         _removed_section(ex, layers),
         "</div></main>",
         f"<script type=\"application/json\" id=\"visx-data\">{safe_json(data)}</script>",
@@ -88,6 +91,54 @@ def render_html(ex: Extraction, layers: Layers, image_src: str, notes: list[str]
         "</body></html>\n",
     ]
     return "".join(parts)
+
+
+_EXTRA_CSS = (".cmd { margin: 4px 0 8px; font-size: 12px; }"
+              ".cmd code { display: block; margin: 2px 0; padding: 3px 6px; background: #f2f2f2; "
+              "border: 1px solid #ddd; border-radius: 3px; overflow-wrap: anywhere; user-select: all; }"
+              ".chosen { display: inline-block; margin-left: 6px; padding: 0 5px; border-radius: 3px; "
+              "background: #1d1d1d; color: #fff; font-size: 12px; font-weight: 600; }")
+"""The commands and the chosen-list badge (report.css holds the rest)."""
+
+
+def _hints(ex: Extraction) -> list[str | None]:
+    """A ``--hint`` that chooses each region again (:func:`visx.choose.region_hints`)."""
+    from visx.choose import region_hints
+
+    try:
+        return region_hints(ex)
+    except ValueError:  # a page lxml cannot hold as a tree: the --region form still works
+        return [None] * len(ex.regions)
+
+
+def _source_arg(ex: Extraction) -> str:
+    """SOURCE for a command line: the URL or file, quoted for a POSIX shell; ``-`` for HTML
+    that was given as text (it is read from standard input again)."""
+    return "-" if ex.source.lstrip().startswith("<") else shlex.quote(ex.source)
+
+
+def region_commands(ex: Extraction, k: int, hint: str | None) -> list[str]:
+    """The ``visx extract`` commands that make region ``k`` the main list: by rank, and by a
+    hint when one chooses it again."""
+    src = _source_arg(ex)
+    out = [f"visx extract {src} --region {ex.regions[k].rank}"]
+    if hint is not None:
+        out.append(f"visx extract {src} --hint {shlex.quote(hint)}")
+    return out
+
+
+def template_link(rank: int, template_json: str) -> str:
+    """A download link holding a region's template (a data: URI, nothing fetched)."""
+    data = base64.b64encode(template_json.encode("utf-8")).decode("ascii")
+    return (f"<a class=\"template\" download=\"region-{rank}.template.json\" "
+            f"href=\"data:application/json;base64,{data}\">download a template for region #{rank}</a>")
+
+
+def _chosen_text(ex: Extraction) -> str:
+    c = ex.chosen
+    if not c:
+        return ""
+    return f"#{c.get('rank')} by {c.get('by')} {c.get('value')!r}"
 
 
 def _header(ex: Extraction, notes: list[str]) -> str:
@@ -102,6 +153,8 @@ def _header(ex: Extraction, notes: list[str]) -> str:
              f"<span class=\"k\">found</span> {len(ex.regions)} region(s), {n_rec} record(s), "
              f"{len(ex.cleaned.removed)} removal(s)",
              f"<span class=\"k\">time</span> {esc(timings)}", f"<span class=\"k\">created</span> {esc(ex.created)}"]
+    if ex.chosen:
+        meta.append(f"<span class=\"k\">chosen</span> {esc(_chosen_text(ex))} (the main list)")
     items = [f"<li>{esc(n)}</li>" for n in [*notes, *snap.notes]]
     items += [f"<li class=\"warn\">{esc(w)}</li>" for w in ex.warnings]
     for k in range(len(ex.regions)):
@@ -159,9 +212,10 @@ def _summary(ex: Extraction) -> str:
         return "<h2>Regions</h2><p>No repeated records were found on this page.</p>"
     nodes = ex.snapshot.nodes
     rows = []
-    for rg in ex.regions:
+    for k, rg in enumerate(ex.regions):
+        badge = "<span class=\"chosen\">chosen</span>" if ex.chosen and k == 0 else ""
         rows.append(f"<tr data-key=\"g{rg.rank}\"><td><span class=\"chip\" style=\"--c:{region_colour(rg.rank)}\">"
-                    f"#{rg.rank}</span></td><td>{esc(rg.role)}</td><td>{esc(rg.kind)}</td><td>{len(rg.records)}</td>"
+                    f"#{rg.rank}</span>{badge}</td><td>{esc(rg.role)}</td><td>{esc(rg.kind)}</td><td>{len(rg.records)}</td>"
                     f"<td>{rg.score:.4g}</td><td>{esc(_label(nodes, rg.parent))}</td></tr>")
     return ("<h2>Regions</h2><div class=\"scroll\"><table><thead><tr><th>rank</th><th>role</th><th>kind</th>"
             "<th>records</th><th>score</th><th>parent</th></tr></thead><tbody>"
@@ -172,19 +226,29 @@ def _label(nodes: NodeTable, i: int) -> str:
     return nodes[i].label if 0 <= i < len(nodes) else "?"
 
 
-def _region_section(ex: Extraction, k: int, layers: Layers) -> str:
+def _region_section(ex: Extraction, k: int, layers: Layers, hint: str | None = None) -> str:
     rg = ex.regions[k]
     nodes = ex.snapshot.nodes
-    above = ex.regions[k - 1] if k > 0 else None
-    below = ex.regions[k + 1] if k + 1 < len(ex.regions) else None
+    by_rank = sorted(ex.regions, key=lambda r: r.rank)  # a chosen region sits first, out of rank order
+    j = next(i for i, r in enumerate(by_rank) if r is rg)
+    above = by_rank[j - 1] if j > 0 else None
+    below = by_rank[j + 1] if j + 1 < len(by_rank) else None
     colour = region_colour(rg.rank)
     xpath = nodes[rg.parent].xpath if 0 <= rg.parent < len(nodes) else ""
+    chosen = (f"<span class=\"chosen\" title=\"{esc(_chosen_text(ex))}\">chosen</span>"
+              if ex.chosen and k == 0 else "")
+    cmds = "".join(f"<code>{esc(c)}</code>" for c in region_commands(ex, k, hint))
+    if hint is None:
+        cmds += "<div class=\"sub\">No --hint form: no selector tells this region from another.</div>"
+    template = region_template_json(ex, k)
+    link = template_link(rg.rank, template) if isinstance(template, str) else ""
     head = (f"<section id=\"sec-g{rg.rank}\"><h2><span class=\"chip\" style=\"--c:{colour}\">#{rg.rank}</span>"
             f"{esc(rg.kind)} region, {len(rg.records)} records, score {rg.score:.4g}, "
-            f"{'a data list' if rg.data else 'not data: ' + esc(rg.role)}</h2>"
+            f"{'a data list' if rg.data else 'not data: ' + esc(rg.role)}{chosen}</h2>"
             f"<div class=\"sub\">{esc(_label(nodes, rg.parent))} &middot; {esc(xpath)} &middot; "
             f"miner {esc(rg.miner)}, {rg.gn_size} element(s) per record</div>"
-            f"<p class=\"why\">{esc(explain.why_rank(rg, above, below))}</p>")
+            f"<p class=\"why\">{esc(explain.why_rank(rg, above, below))}</p>"
+            f"<div class=\"cmd\"><span class=\"sub\">extract this list:</span>{cmds}{link}</div>")
     ev = "".join(f"<tr><td>{esc(explain.part_text(key))}</td><td>{esc(explain.fmt_value(key, float(v)))}</td></tr>"
                  for key, v in rg.evidence.items())
     ev_html = (f"<details><summary>score parts ({len(rg.evidence)})</summary><table class=\"ev\">"

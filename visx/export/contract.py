@@ -8,6 +8,10 @@ The JSON form (``to_json_dict``, and each JSON Lines line) is a public contract,
 published as a JSON Schema: ``visx/export/extraction.schema.json``
 (:func:`json_schema`). Every output carries ``"visx": <version>``; keys are only
 ever added.
+
+When the user chose the list (``Extraction.chosen``, :mod:`visx.choose`), the chosen
+region is ``regions[0]`` whatever its rank: it is "the main table" of every exporter,
+and the JSON says how it was chosen under ``"chosen"``.
 """
 
 from __future__ import annotations
@@ -75,13 +79,24 @@ def table_of(extraction: ExtractionLike, k: int) -> Table | None:
     return tables[k] if k < len(tables) else None
 
 
+def chosen_of(extraction: ExtractionLike) -> dict[str, Any] | None:
+    """The user's choice of list (``{"by", "value", "rank"}``), or None: ``regions[0]`` is then
+    the chosen region. Read with getattr: an exporter's input need not know of choices."""
+    chosen = getattr(extraction, "chosen", None)
+    return chosen if isinstance(chosen, dict) else None
+
+
 def picked_regions(extraction: ExtractionLike, all_regions: bool, *, data_only: bool = True) -> list[int]:
-    """Indices of the regions to export: the top-ranked one, or all the data lists (every
-    region with ``data_only=False``)."""
+    """Indices of the regions to export: the main one (``regions[0]``: rank 1, or the chosen
+    region), or all the data lists (every region with ``data_only=False``), a chosen region
+    first even when it is not a data list."""
     regions = extraction.regions
     if not all_regions:
         return list(range(min(len(regions), 1)))
-    return [k for k, rg in enumerate(regions) if rg.data or not data_only]
+    picked = [k for k, rg in enumerate(regions) if rg.data or not data_only]
+    if regions and chosen_of(extraction) is not None and 0 not in picked:
+        picked.insert(0, 0)
+    return picked
 
 
 def record_dict(nodes: NodeTable, record: Record, table: Table | None, r: int,
@@ -124,11 +139,12 @@ def region_dict(extraction: ExtractionLike, k: int) -> dict[str, Any]:
 
 
 def to_json_dict(extraction: ExtractionLike, *, all_regions: bool = True) -> dict[str, Any]:
-    """The JSON contract for one extraction (all regions, or only the top one); see :func:`json_schema`."""
+    """The JSON contract for one extraction (all regions, or only the main one); see :func:`json_schema`.
+    ``"chosen"`` is there only when the user chose the list (then ``regions[0]``)."""
     nodes = extraction.snapshot.nodes
     removed = [{"xpath": nodes[r.node].xpath, "reason": r.reason, "bbox": _bbox(nodes[r.node].bbox)}
                for r in extraction.cleaned.removed if 0 <= r.node < len(nodes)]
-    return {
+    out: dict[str, Any] = {
         "visx": __version__,
         "source": extraction.source,
         "url": extraction.url,
@@ -141,3 +157,7 @@ def to_json_dict(extraction: ExtractionLike, *, all_regions: bool = True) -> dic
             w for k in picked_regions(extraction, all_regions, data_only=False)
             if (t := table_of(extraction, k)) is not None for w in t.warnings],
     }
+    chosen = chosen_of(extraction)
+    if chosen is not None:
+        out["chosen"] = dict(chosen)
+    return out

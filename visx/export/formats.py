@@ -11,6 +11,7 @@ from typing import Any
 from visx.export.base import Exporter, output_file
 from visx.export.contract import (
     ExtractionLike,
+    chosen_of,
     picked_regions,
     record_dict,
     step_pages,
@@ -59,7 +60,7 @@ def csv_value(v: Any) -> str:
 
 
 class CsvExporter(Exporter):
-    """The default table of the top region (or all regions) as one CSV file.
+    """The default table of the main region (rank 1 or the chosen one; or all regions) as one CSV file.
 
     Several pages go into one file with a leading ``source`` column.
     """
@@ -122,7 +123,8 @@ class JsonExporter(Exporter):
 class JsonlExporter(Exporter):
     """One record a line: ``visx`` (the version), ``source``, ``url``, its region's
     ``rank``, the record (``xpaths``, ``bbox``, ``text``, ``step``, ``page``, ``cells``)
-    and its flat ``fields`` (``$defs/line`` of ``extraction.schema.json``)."""
+    and its flat ``fields`` (``$defs/line`` of ``extraction.schema.json``); the lines of a
+    region the user chose come first and carry ``"chosen": true``."""
 
     format = "jsonl"
 
@@ -133,13 +135,15 @@ class JsonlExporter(Exporter):
         nodes = extraction.snapshot.nodes
         before = len(self._lines)
         pages = step_pages(extraction)
+        chosen = chosen_of(extraction) is not None
         for k in picked_regions(extraction, True, data_only=False):  # each line carries its region's rank
             region = extraction.regions[k]
             table = table_of(extraction, k)
             fields = table.to_records() if table is not None else []
+            mark = {"chosen": True} if chosen and k == 0 else {}
             for r, rec in enumerate(region.records):
                 line = {"visx": __version__, "source": extraction.source, "url": extraction.url,
-                        "rank": region.rank,
+                        "rank": region.rank, **mark,
                         **record_dict(nodes, rec, table, r, pages),
                         "fields": fields[r] if r < len(fields) else {}}
                 self._lines.append(json.dumps(line, ensure_ascii=False))

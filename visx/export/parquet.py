@@ -19,7 +19,7 @@ def _uniform(values: list[Any]) -> list[Any]:
 
 
 class ParquetExporter(Exporter):
-    """The default table of the top region (or all regions) as one Parquet file."""
+    """The default table of the main region (rank 1 or the chosen one; or all regions) as one Parquet file."""
 
     format = "parquet"
 
