@@ -11,11 +11,11 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from visx.cli import eval_cmd, extract_cmd, render_cmd, report_cmd
+from visx.cli import eval_cmd, extract_cmd, render_cmd, report_cmd, template_cmd
 from visx.cli.logs import logging_to_stderr
 from visx.errors import VisxError
 
-SUBCOMMANDS = (extract_cmd, render_cmd, report_cmd, eval_cmd)
+SUBCOMMANDS = (extract_cmd, render_cmd, report_cmd, eval_cmd, template_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,11 +12,12 @@ from visx.config import Config
 from visx.errors import RepairError, TemplateError, TemplateMismatchError
 from visx.model import PageSnapshot
 from visx.template import thresholds as th
-from visx.template.apply import Problem, build_extraction, check_types, run_template
+from visx.template.apply import Problem, Run, build_extraction, check_types, run_template
 from visx.template.learn import learn
 from visx.template.match import candidates, explain
 from visx.template.model import Template, load_template
 from visx.template.tree import PageTree, from_snapshot
+from visx.template.verify import verify
 
 if TYPE_CHECKING:
     from visx.pipeline import Extraction
@@ -42,9 +43,11 @@ class Applied:
     """The repair's confidence (0..1): the weakest of its steps; 1.0 when nothing was repaired."""
 
     def diff(self) -> str:
-        """The repair as a readable diff (empty when nothing changed)."""
+        """The repair as a readable diff (empty when nothing was looked for)."""
         if not self.changes:
             return ""
+        if not self.repaired:
+            return "\n".join(["template not repaired:", *(f"  {c}" for c in self.changes)])
         head = (f"template repaired: version {self.template.version - 1} -> {self.template.version}, "
                 f"confidence {self.confidence:.2f}")
         return "\n".join([head, *(f"  {c}" for c in self.changes)])
@@ -123,7 +126,10 @@ def apply_template(source: str | Path | PageSnapshot, template: Template | str |
         t1 = time.perf_counter()
         tree = from_snapshot(snapshot.nodes)
         snapshot.timings["tree"] = round(time.perf_counter() - t1, 4)
-    fits = candidates(snapshot.url, pool, min_similarity)
+    if snapshot.url in ("", "about:blank"):
+        fits = [(1.0, t) for t in pool]  # HTML text has no address to compare: every template may fit
+    else:
+        fits = candidates(snapshot.url, pool, min_similarity)
     if not fits:
         raise TemplateMismatchError(
             f"{snapshot.source}: no template fits this page ({explain(snapshot.url, pool)}); learn one "
@@ -149,10 +155,14 @@ def _run(snapshot: PageSnapshot, tree: PageTree, t: Template, cfg: Config,
          t0: float) -> tuple[Extraction, list[Problem]]:
     t1 = time.perf_counter()
     run = run_template(tree, t)
+    verify(run, t)
     ex = build_extraction(snapshot, t, run, cfg, dict(snapshot.timings))
     check_types(ex.tables[0], t, run.problems)
     ex.timings["apply"] = round(time.perf_counter() - t1, 4)
-    return ex, run.problems
+    first: dict[str, Problem] = {}
+    for p in run.problems:
+        first.setdefault(p.item, p)  # one problem per item: the first found says most
+    return ex, list(first.values())
 
 
 def _repaired(snapshot: PageSnapshot, tree: PageTree, t: Template, r: float, problems: list[Problem],
@@ -161,25 +171,40 @@ def _repaired(snapshot: PageSnapshot, tree: PageTree, t: Template, r: float, pro
 
     t1 = time.perf_counter()
     run = run_template(tree, t)
+    verify(run, t)
     fixed = do_repair(snapshot, tree, t, run, cfg)
+    failed = sorted(set(fixed.failed) | {p.item for p in fixed.run.problems if p.kind in FAILED_KINDS})
+    _blank(fixed.run, fixed.template, failed)  # a column not found again gives no values, not wrong ones
+    core = {c.name for c in fixed.template.columns if not c.hidden and c.fill >= th.CORE_FILL} | {"records"}
     ex = build_extraction(snapshot, fixed.template, fixed.run, cfg, dict(snapshot.timings))
-    after: list[Problem] = list(fixed.run.problems)
-    check_types(ex.tables[0], fixed.template, after)
     ex.timings["repair"] = round(time.perf_counter() - t1, 4)
-    failed = sorted(set(fixed.failed) | {p.item for p in after if p.kind in ("missing", "empty")})
     what = "; ".join(str(p) for p in problems)
     if failed:
         hint = " (a page read with --static has no layout to re-mine: run without --static)" if static else ""
         msg = (f"{snapshot.source}: the template no longer fits ({what}) and repair could not find "
                f"{', '.join(repr(f) for f in failed)} again{hint}")
-        if strict or "records" in failed:
-            raise RepairError(msg, source=snapshot.source, column=failed[0])
+        vital = [f for f in failed if f in core]
+        if vital and (strict or "records" in failed):
+            # Optional columns (filled in under CORE_FILL of the records when learned) may well be
+            # absent from a page: a warning, not an error.
+            raise RepairError(msg, source=snapshot.source, column=vital[0])
         ex.warnings.append(msg)
-    applied = Applied(ex, fixed.template, r, problems, bool(fixed.changes), fixed.changes, fixed.confidence)
+    applied = Applied(ex, fixed.template, r, problems, bool(fixed.changes), fixed.changes + fixed.misses,
+                      fixed.confidence)
     if fixed.changes:
         ex.warnings.append(f"{snapshot.source}: {what}; " + applied.diff().replace("\n  ", "; "))
         log.warning("%s: %s", snapshot.source, applied.diff())
     return applied
+
+
+FAILED_KINDS = ("missing", "empty", "mistyped", "clash")
+"""Problems that, still there after a repair, make it a failed one."""
+
+
+def _blank(run: Run, t: Template, names: list[str]) -> None:
+    for k, col in enumerate(t.columns):
+        if col.name in names:
+            run.items[k] = [None] * len(run.records)
 
 
 # ------------------------------------------------------------------ --static

@@ -41,6 +41,7 @@ from visx.template.items import piece_of
 from visx.template.learn import _column_paths, learn, px, tree_distance
 from visx.template.model import ColumnRule, Repair, SearchRules, Template
 from visx.template.tree import PageTree
+from visx.template.verify import verify
 
 if TYPE_CHECKING:
     from visx.pipeline import Extraction
@@ -56,6 +57,8 @@ class Repaired:
     confidence: float = 0.0
     failed: list[str] = field(default_factory=list)
     """Columns still not found after the repair."""
+    misses: list[str] = field(default_factory=list)
+    """What the repair looked for and did not find, as readable lines."""
 
 
 def needs_records(run: Run, t: Template) -> bool:
@@ -71,20 +74,22 @@ def repair(snapshot: PageSnapshot, tree: PageTree, t: Template, run: Run, cfg: C
     """A repaired copy of ``t`` and its run on the page (``failed`` names what is still missing)."""
     new = t.model_copy(deep=True)
     changes: list[str] = []
+    misses: list[str] = []
     confidences: list[float] = []
     if needs_records(run, t):
         conf = _repair_records(snapshot, tree, new, run, cfg, changes)
         if conf is None:
-            return Repaired(t, run, changes, 0.0, ["records"])
+            return Repaired(t, run, [], 0.0, ["records"], changes)
         confidences.append(conf)
         run = run_template(tree, new)
+        verify(run, new)
     bad = [p.item for p in run.problems if p.item != "records"]
     for name in dict.fromkeys(bad):
         col = new.column(name)
         got = _search_column(tree, new, run, col)
         if got is None:
-            changes.append(f"column {name!r}: not found again (no element scores {th.SEARCH_THRESHOLD} "
-                           "on its search rules)")
+            misses.append(f"column {name!r}: not found again (no element scores {th.SEARCH_THRESHOLD} "
+                          "on its search rules)")
             continue
         xps, css, score = got
         changes.append(f"column {name!r}: {_short(col.xpaths[0]) if col.xpaths else '-'} -> "
@@ -93,14 +98,17 @@ def repair(snapshot: PageSnapshot, tree: PageTree, t: Template, run: Run, cfg: C
         col.css = _front(css, col.css)
         confidences.append(score)
     run = run_template(tree, new)
-    failed = sorted({p.item for p in run.problems if p.kind in ("missing", "empty")})
+    verify(run, new)
+    failed = sorted({p.item for p in run.problems if p.kind in ("missing", "empty", "mistyped", "clash")})
     if changes:
         new.version += 1
         new.updated = datetime.now(UTC).isoformat(timespec="seconds")
         conf = round(min(confidences), 3) if confidences else 0.0
         new.repairs.append(Repair(version=new.version, when=new.updated, url=snapshot.url, changes=changes,
                                   confidence=conf))
-    return Repaired(new, run, changes, round(min(confidences), 3) if confidences else 0.0, failed)
+    if not changes:
+        new = t  # nothing found again: the template stays as it was
+    return Repaired(new, run, changes, round(min(confidences), 3) if confidences else 0.0, failed, misses)
 
 
 def _front(first: list[str], rest: list[str]) -> list[str]:

@@ -50,3 +50,6 @@ REPAIR_REGIONS = 6
 lists on every dev page where mining finds it at all; more would only add false matches."""
 POSITION_SCALE = 0.5
 """Places in the record box (0..1 each way) this far apart or more count as unrelated."""
+CLASH = 0.5
+"""Two columns giving the very same item in more than half of the records they fill: one of
+them reached another field's element by a fallback path."""
