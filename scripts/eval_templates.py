@@ -29,13 +29,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from visx.config import Config  # noqa: E402
-from visx.evaluate.cache import get_snapshot  # noqa: E402
-from visx.evaluate.dataset import Page, load_dataset  # noqa: E402
-from visx.evaluate.report import summarize, summary_table  # noqa: E402
-from visx.evaluate.runner import PageResult, eval_config, evaluate_page  # noqa: E402
-from visx.pipeline import Extraction, analyse  # noqa: E402
-from visx.template import Template, apply_template, learn_from  # noqa: E402
+from visx.config import Config
+from visx.evaluate.cache import get_snapshot
+from visx.evaluate.dataset import Page, load_dataset
+from visx.evaluate.report import summarize, summary_table
+from visx.evaluate.runner import PageResult, eval_config, evaluate_page
+from visx.pipeline import Extraction, analyse
+from visx.template import Template, apply_template, learn_from
 
 Analyse = Callable[[Any, Config], Extraction]
 
@@ -88,7 +88,7 @@ def run_sites(args: argparse.Namespace) -> int:
     tmpl: list[PageResult] = []
     repaired = failed = 0
     apply_s: list[float] = []
-    for site, group in sorted(by_site.items()):
+    for _site, group in sorted(by_site.items()):
         group.sort(key=lambda p: p.id)
         if len(group) < 2:
             continue

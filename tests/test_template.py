@@ -96,7 +96,7 @@ def test_apply_to_another_page_of_the_site_finds_its_gold_records(learned):
 def test_bad_template_files_are_errors_naming_them(tmp_path):
     p = tmp_path / "t.json"
     p.write_text("{not json", encoding="utf-8")
-    with pytest.raises(TemplateError, match="t.json: not JSON"):
+    with pytest.raises(TemplateError, match=r"t\.json: not JSON"):
         load_template(p)
     p.write_text(json.dumps({"format": "visx-template/9"}), encoding="utf-8")
     with pytest.raises(TemplateError, match="format 'visx-template/9'"):
