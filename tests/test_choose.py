@@ -379,7 +379,7 @@ def test_report_shows_the_command_of_every_region(site: Extraction) -> None:
         assert f"<code>visx extract {src} --region {rg.rank}</code>" in doc
     assert "<code>visx extract fixtures/mine/site_map_footer.html --hint &#x27;#reviews&#x27;</code>" in doc
     assert "<code>visx extract fixtures/mine/site_map_footer.html --hint div.site-map</code>" in doc
-    assert "download=" not in doc  # no template yet: no link
+    assert doc.count("download=\"region-") >= 1  # each learnable region offers its template
 
 
 @pytest.mark.parametrize("path", [SITE_MAP, STEAM], ids=["site_map", "steam"])
@@ -414,7 +414,14 @@ def test_report_marks_the_chosen_region_and_quotes_sources() -> None:
 
 def test_template_link_hook() -> None:
     ex = visx.extract(SITE_MAP)
-    assert region_template_json(ex, 0) is None
+    from visx.template import apply_template, parse_template
+
+    got = region_template_json(ex, 0)
+    assert got is not None
+    t = parse_template(got)  # the download is a template that extracts that region again
+    rows = apply_template(ex.snapshot, t, strict=False).extraction.main.records
+    assert [r.text for r in rows] == [r.text for r in ex.regions[0].records]
+    assert region_template_json(ex, len(ex.regions)) is None
     link = template_link(3, '{"a": "<b>"}')
     m = re.fullmatch(r'<a class="template" download="region-3\.template\.json" '
                      r'href="data:application/json;base64,([A-Za-z0-9+/=]+)">[^<]*</a>', link)

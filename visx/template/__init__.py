@@ -12,7 +12,15 @@ After seed 001 (Wang et al. 2016, ``../shared/ALGORITHMS.md`` section 4):
 from __future__ import annotations
 
 from visx.template.api import Applied, apply_template, learn_from, learn_template, load_templates
-from visx.template.model import FORMAT, ColumnRule, RecordRule, SearchRules, Template, load_template
+from visx.template.model import (
+    FORMAT,
+    ColumnRule,
+    RecordRule,
+    SearchRules,
+    Template,
+    load_template,
+    parse_template,
+)
 
 __all__ = [
     "FORMAT",
@@ -26,4 +34,5 @@ __all__ = [
     "learn_template",
     "load_template",
     "load_templates",
+    "parse_template",
 ]
