@@ -11,11 +11,19 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from visx.cli import eval_cmd, extract_cmd, render_cmd, report_cmd, template_cmd
+from visx.cli import (
+    check_cmd,
+    eval_cmd,
+    extract_cmd,
+    render_cmd,
+    report_cmd,
+    template_cmd,
+    template_group_cmd,
+)
 from visx.cli.logs import logging_to_stderr
 from visx.errors import VisxError
 
-SUBCOMMANDS = (extract_cmd, render_cmd, report_cmd, eval_cmd, template_cmd)
+SUBCOMMANDS = (extract_cmd, render_cmd, report_cmd, eval_cmd, template_cmd, template_group_cmd, check_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
