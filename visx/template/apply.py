@@ -9,26 +9,45 @@ of a full extraction, and the columns keep the template's names.
 What is wrong is collected as :class:`Problem` s (records not found or
 fewer than half the usual count, a column empty or mistyped) for
 :mod:`visx.template.repair`; nothing here returns an empty result silently.
+
+Applying is fast (:mod:`visx.template.native`): the XPaths run on the node
+table, a column's path once for all records, and only the elements a column's
+path selects have their items read (every record tree is built only for a
+template with a list column, or when repair asks for ``Run.held``).
+``run_template(tree, t, reference=True)`` on ``from_snapshot(nodes,
+native=False)`` is the first implementation (lxml XPath, whole record trees),
+kept to check the fast one against: ``scripts/bench_templates.py --verify``
+and ``tests/test_template_speed_equiv.py``.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from lxml import etree
 
 from visx.align.model import AlignedColumn, Alignment, Item
 from visx.config import Config
-from visx.model import Cleaned, PageSnapshot, Record, Region, union_bbox
+from visx.model import Cleaned, NodeTable, PageSnapshot, Record, Region, union_bbox
 from visx.template import thresholds as th
 from visx.template.items import Holders, record_items
 from visx.template.model import ColumnRule, Template
+from visx.template.native import (
+    HolderItems,
+    RootsSelector,
+    next_siblings,
+    select_nodes,
+    subtree_text,
+)
 from visx.template.resolve import find_item, select_records
 from visx.template.tree import PageTree, from_snapshot
+
+R = TypeVar("R")
 
 if TYPE_CHECKING:
     from visx.pipeline import Extraction
@@ -48,41 +67,129 @@ class Problem:
         return f"{self.item}: {self.detail}"
 
 
-@dataclass(slots=True)
 class Run:
     """One application of a template to a page, before any repair."""
 
-    tree: PageTree
-    records: list[Record]
-    roots: list[etree._Element]
-    held: list[Holders]
-    items: list[list[Item | None]]
-    """``items[c][r]``: column ``c``'s item in record ``r``."""
-    record_xpath: str = ""
-    column_xpaths: list[str] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    dropped: int = 0
-    """Selected elements left out because they fill too few of the template's core columns."""
+    __slots__ = (
+        "_held",
+        "_keep",
+        "_source",
+        "column_xpaths",
+        "dropped",
+        "items",
+        "problems",
+        "record_xpath",
+        "records",
+        "roots",
+        "tree",
+    )
+
+    def __init__(self, tree: PageTree, records: list[Record], roots: list[int], held: list[Holders] | Held,
+                 items: list[list[Item | None]], record_xpath: str = "", column_xpaths: list[str] | None = None,
+                 problems: list[Problem] | None = None, dropped: int = 0) -> None:
+        self.tree = tree
+        self.records = records
+        self.roots = roots
+        """The records' first elements (node indices)."""
+        self._source = held if isinstance(held, Held) else None
+        self._held = None if isinstance(held, Held) else held
+        self._keep: list[int] | None = None
+        self.items = items
+        """``items[c][r]``: column ``c``'s item in record ``r``."""
+        self.record_xpath = record_xpath
+        self.column_xpaths = column_xpaths if column_xpaths is not None else []
+        self.problems = problems if problems is not None else []
+        self.dropped = dropped
+        """Selected elements left out because they fill too few of the template's core columns."""
+
+    @property
+    def held(self) -> list[Holders]:
+        """Per record, its items by holding element (every element's; read on first use)."""
+        if self._held is None:
+            assert self._source is not None
+            self._held = self._source.holders(self._keep)
+        return self._held
+
+    @held.setter
+    def held(self, value: list[Holders]) -> None:
+        self._held = value
+
+    def keep(self, rows: list[int]) -> None:
+        """Keep only the records at ``rows`` (in that order)."""
+        self.records = [self.records[r] for r in rows]
+        self.roots = [self.roots[r] for r in rows]
+        self.items = [[col[r] for r in rows] for col in self.items]
+        if self._held is not None:
+            self._held = [self._held[r] for r in rows]
+        else:
+            self._keep = [self._keep[r] for r in rows] if self._keep is not None else rows
 
 
-def run_template(tree: PageTree, t: Template) -> Run:
-    """Find the records and every column's items; list what does not hold up."""
+class Held:
+    """The items of a run's records, read per element as columns ask for them.
+
+    Without list columns each element's items are read alone (:class:`HolderItems`);
+    with them every record tree is built, lists found across records and collapsed
+    (:func:`record_items`), as learning read them.
+    """
+
+    __slots__ = ("_full", "_reader", "lists", "nodes", "records")
+
+    def __init__(self, nodes: NodeTable, records: list[Record], *, lists: bool) -> None:
+        self.nodes = nodes
+        self.records = records
+        self.lists = lists
+        self._full: list[Holders] | None = record_items(nodes, records, lists=True) if lists else None
+        self._reader: HolderItems | None = None
+
+    def at(self, r: int, node: int) -> list[Item]:
+        """The items node ``node`` holds in record ``r``."""
+        if self._full is not None:
+            return self._full[r].get(node, [])
+        if self._reader is None:
+            self._reader = HolderItems(self.nodes)
+        return self._reader.items(self.records[r], node)
+
+    def holders(self, keep: list[int] | None) -> list[Holders]:
+        """Every record's holders (of the records at ``keep``, when given)."""
+        if self._full is not None:
+            return self._full if keep is None else [self._full[r] for r in keep]
+        records = self.records if keep is None else [self.records[r] for r in keep]
+        return record_items(self.nodes, records, lists=False)  # records are independent without lists
+
+
+def run_template(tree: PageTree, t: Template, *, reference: bool = False) -> Run:
+    """Find the records and every column's items; list what does not hold up.
+
+    ``reference``: the first implementation (lxml XPath on the whole element tree, every
+    record's tree built), kept to check the fast path against (its results are the same).
+    """
+    if reference:
+        return _run_reference(tree, t)
     problems: list[Problem] = []
-    roots, used = _find_roots(tree, t, problems)
-    records = [_record(tree, el, t.records.parts) for el in roots]
-    held = record_items(tree.nodes, records, lists=any(c.kind == "list" for c in t.columns))
-    items, xps = _find_columns(tree, t, roots, held)
+    roots, used = _find_roots(lambda xp: _select_records(tree, xp), t, problems)
+    records = [_record(tree, i, t.records.parts) for i in roots]
+    held = Held(tree.nodes, records, lists=any(c.kind == "list" for c in t.columns))
+    items: list[list[Item | None]] = []
+    xps: list[str] = []
+    select = RootsSelector(tree, roots)
+    for col in t.columns:
+        got, xp = _column(select, col, held)
+        items.append(got)
+        xps.append(xp)
     run = Run(tree, records, roots, held, items, used, xps, problems)
     _drop_non_records(run, t)
     _check_columns(run, t)
     return run
 
 
-def _find_roots(tree: PageTree, t: Template, problems: list[Problem]) -> tuple[list[etree._Element], str]:
+def _find_roots(select: Callable[[str], list[R]], t: Template, problems: list[Problem]) -> tuple[list[R], str]:
+    """The first record XPath that finds enough records (``select`` runs one); else the first
+    that finds any, as drift."""
     usual = statistics.median(t.records.counts) if t.records.counts else 0
-    first: tuple[list[etree._Element], str] | None = None
+    first: tuple[list[R], str] | None = None
     for xp in t.records.xpaths:
-        got = select_records(tree, xp)
+        got = select(xp)
         if not got:
             continue
         if len(got) >= th.DRIFT * usual:
@@ -96,7 +203,76 @@ def _find_roots(tree: PageTree, t: Template, problems: list[Problem]) -> tuple[l
     return first
 
 
-def _record(tree: PageTree, el: etree._Element, parts: int) -> Record:
+def _select_records(tree: PageTree, xpath: str) -> list[int]:
+    """:func:`select_records` as node indices."""
+    out: list[int] = []
+    nodes = tree.nodes
+    last_end = -1
+    for i in select_nodes(tree, xpath, None):
+        if i < last_end:
+            continue
+        out.append(i)
+        last_end = nodes[i].end
+    return out
+
+
+def _record(tree: PageTree, i: int, parts: int) -> Record:
+    out = [i]
+    if parts > 1:
+        out.extend(next_siblings(tree, i)[:parts - 1])
+    nodes = tree.nodes
+    return Record(out, union_bbox([nodes[p].bbox for p in out]), " ".join([subtree_text(nodes, p) for p in out]))
+
+
+def _column(select: RootsSelector, col: ColumnRule, held: Held) -> tuple[list[Item | None], str]:
+    """:func:`column_items` on node indices, every record at once, items read per element."""
+    n = len(select.roots)
+    expect = col.fill * n
+    best: tuple[list[Item | None], str] = ([None] * n, "")
+    best_k = 0
+    kind, piece = col.kind, col.piece
+    at = held.at
+    for xp in col.xpaths:
+        got: list[Item | None] = []
+        k = 0
+        for r, nodes in enumerate(select(xp)):
+            found = None
+            for node in nodes:
+                its = at(r, node)
+                if its:
+                    its = [it for it in its if it.kind == kind]
+                    if its:
+                        found = its[piece] if piece < len(its) else its[-1]
+                        k += 1
+                        break
+            got.append(found)
+        if k and k >= th.FILL_DROP * expect:
+            return got, xp
+        if k > best_k:
+            best, best_k = (got, xp), k
+    return best
+
+
+# ------------------------------------------------------------------ the reference implementation
+
+def _run_reference(tree: PageTree, t: Template) -> Run:
+    problems: list[Problem] = []
+    roots, used = _find_roots(lambda xp: select_records(tree, xp), t, problems)
+    records = [_record_reference(tree, el, t.records.parts) for el in roots]
+    held = record_items(tree.nodes, records, lists=any(c.kind == "list" for c in t.columns))
+    items: list[list[Item | None]] = []
+    xps: list[str] = []
+    for col in t.columns:
+        got, xp = column_items(tree, col, roots, held)
+        items.append(got)
+        xps.append(xp)
+    run = Run(tree, records, [tree.index[el] for el in roots], held, items, used, xps, problems)
+    _drop_non_records(run, t)
+    _check_columns(run, t)
+    return run
+
+
+def _record_reference(tree: PageTree, el: etree._Element, parts: int) -> Record:
     i = tree.index[el]
     out = [i]
     sib = el.getnext()
@@ -107,17 +283,6 @@ def _record(tree: PageTree, el: etree._Element, parts: int) -> Record:
         sib = sib.getnext()
     nodes = tree.nodes
     return Record(out, union_bbox([nodes[p].bbox for p in out]), " ".join(nodes.text(p) for p in out))
-
-
-def _find_columns(tree: PageTree, t: Template, roots: list[etree._Element],
-                  held: list[Holders]) -> tuple[list[list[Item | None]], list[str]]:
-    items: list[list[Item | None]] = []
-    used: list[str] = []
-    for col in t.columns:
-        got, xp = column_items(tree, col, roots, held)
-        items.append(got)
-        used.append(xp)
-    return items, used
 
 
 def column_items(tree: PageTree, col: ColumnRule, roots: list[etree._Element],
@@ -147,10 +312,7 @@ def _drop_non_records(run: Run, t: Template) -> None:
     if len(keep) == len(run.records) or not keep:
         return
     run.dropped = len(run.records) - len(keep)
-    run.records = [run.records[r] for r in keep]
-    run.roots = [run.roots[r] for r in keep]
-    run.held = [run.held[r] for r in keep]
-    run.items = [[col[r] for r in keep] for col in run.items]
+    run.keep(keep)
 
 
 def _check_columns(run: Run, t: Template) -> None:

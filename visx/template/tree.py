@@ -14,33 +14,88 @@ Two ways in, one tree out:
 
 ``PageTree.index`` maps an element back to its node; the tree keeps every
 element proxy alive in ``elements``, so lxml hands back those same objects.
+A tree from :func:`from_snapshot` builds its elements only when first asked for
+them: applying a template runs its XPaths on the node table instead
+(:mod:`visx.template.native`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from lxml import etree
 
 from visx.model import ATTR_NAMES, FRAME_STEP, NON_CONTENT_TAGS, SHADOW_STEP, Node, NodeTable
+from visx.template.native import FRAME_TAG as FRAME_TAG
+from visx.template.native import SHADOW_TAG as SHADOW_TAG
+from visx.template.native import XML_NAME, Dom, clean_xml
 
-SHADOW_TAG = "visx-shadow-root"
-FRAME_TAG = "visx-document"
 SYNTHETIC = frozenset({SHADOW_TAG, FRAME_TAG})
-_BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-_NAME = re.compile(r"^[A-Za-z_][\w.\-]*$")
 
 
-@dataclass(slots=True)
 class PageTree:
-    """An lxml tree of a page and the node behind each element."""
+    """An lxml tree of a page and the node behind each element.
 
-    root: etree._Element
-    nodes: NodeTable
-    elements: list[etree._Element]
-    """``elements[i]`` is node ``i``'s element."""
-    index: dict[etree._Element, int] = field(default_factory=dict)
+    A tree from :func:`from_snapshot` builds its elements the first time ``root``,
+    ``elements`` or ``index`` is read: applying a template reads the node table
+    directly (:mod:`visx.template.native`) and never needs them.
+    """
+
+    __slots__ = ("_dom", "_elements", "_index", "_root", "native", "nodes")
+
+    def __init__(self, root: etree._Element | None, nodes: NodeTable, elements: list[etree._Element] | None,
+                 index: dict[etree._Element, int] | None = None, *, native: bool = False) -> None:
+        self._root = root
+        self.nodes = nodes
+        self._elements = elements
+        self._index = index if index is not None else ({} if root is not None else None)
+        self.native = native
+        """XPaths of the forms templates write run on the node table (:class:`visx.template.native.Dom`)."""
+        self._dom: Dom | None = None
+
+    @property
+    def root(self) -> etree._Element:
+        if self._root is None:
+            self._build()
+        assert self._root is not None
+        return self._root
+
+    @property
+    def elements(self) -> list[etree._Element]:
+        """``elements[i]`` is node ``i``'s element."""
+        if self._elements is None:
+            self._build()
+        assert self._elements is not None
+        return self._elements
+
+    @property
+    def index(self) -> dict[etree._Element, int]:
+        """Element -> its node."""
+        if self._index is None:
+            self._build()
+        assert self._index is not None
+        return self._index
+
+    @index.setter
+    def index(self, value: dict[etree._Element, int]) -> None:
+        self._index = value
+
+    @property
+    def built(self) -> bool:
+        """The lxml elements exist (a lazy tree builds them on first use)."""
+        return self._root is not None
+
+    @property
+    def dom(self) -> Dom:
+        """The tree as :func:`from_snapshot` builds it, read from the node table."""
+        if self._dom is None:
+            self._dom = Dom(self.nodes)
+        return self._dom
+
+    def _build(self) -> None:
+        root, elements = _elements_of(self.nodes)
+        self._root, self._elements = root, elements
+        self._index = {el: i for i, el in enumerate(elements)}
 
     def node_of(self, el: etree._Element) -> int | None:
         return self.index.get(el)
@@ -99,16 +154,25 @@ def valid_xpath(xpath: str) -> bool:
     return True
 
 
-def _clean(value: str) -> str:
-    return _BAD_XML_CHARS.sub("", value) if value else value
-
-
 def _element(tag: str) -> etree._Element:
-    return etree.Element(tag if _NAME.match(tag) and ":" not in tag else "visx-unknown")
+    return etree.Element(tag if XML_NAME.match(tag) and ":" not in tag else "visx-unknown")
 
 
-def from_snapshot(nodes: NodeTable) -> PageTree:
-    """The rendered page as an lxml tree (see the module docstring)."""
+def from_snapshot(nodes: NodeTable, *, native: bool = True) -> PageTree:
+    """The rendered page as an lxml tree (see the module docstring).
+
+    ``native`` (the default): the elements are built on first use, and a template's
+    XPaths run on the node table meanwhile, with the same results. ``native=False``
+    builds the elements now and keeps every XPath on lxml: the reference the fast path
+    is checked against (``scripts/bench_templates.py --verify``).
+    """
+    if native:
+        return PageTree(None, nodes, None, native=True)
+    root, elements = _elements_of(nodes)
+    return PageTree(root, nodes, elements, {el: i for i, el in enumerate(elements)})
+
+
+def _elements_of(nodes: NodeTable) -> tuple[etree._Element, list[etree._Element]]:
     elements: list[etree._Element] = []
     wrappers: dict[tuple[int, str], etree._Element] = {}
     xsteps = nodes.xsteps
@@ -116,14 +180,14 @@ def from_snapshot(nodes: NodeTable) -> PageTree:
     for n in nodes.nodes:
         el = _element(n.tag)
         if n.id:
-            el.set("id", _clean(n.id))
+            el.set("id", clean_xml(n.id))
         if n.classes:
-            el.set("class", _clean(" ".join(n.classes)))
+            el.set("class", clean_xml(" ".join(n.classes)))
         for k, v in n.attrs.items():
-            if _NAME.match(k):
-                el.set(k, _clean(v))
-        el.text = _clean(n.text) or None
-        el.tail = _clean(n.tail) or None
+            if XML_NAME.match(k):
+                el.set(k, clean_xml(v))
+        el.text = clean_xml(n.text) or None
+        el.tail = clean_xml(n.tail) or None
         elements.append(el)
         parent = _parent_of(n, elements, wrappers, xsteps)
         if parent is None:
@@ -133,9 +197,7 @@ def from_snapshot(nodes: NodeTable) -> PageTree:
         parent.append(el)
     if root is None:
         root = etree.Element("html")
-    tree = PageTree(root, nodes, elements)
-    tree.index = {el: i for i, el in enumerate(elements)}
-    return tree
+    return root, elements
 
 
 def _parent_of(n: Node, elements: list[etree._Element], wrappers: dict[tuple[int, str], etree._Element],
@@ -165,48 +227,109 @@ STATIC_STYLE: tuple[str, ...] = ("block", "visible", "static", "none", "16px", "
 """The one style every static node gets (no stylesheet is applied without a browser)."""
 
 
+_ATTR_ORDER = {a: k for k, a in enumerate(ATTR_NAMES)}
+_HTML_PARSER = etree.HTMLParser()
+"""``lxml.html``'s parser without its Python element classes: the same tree, read faster."""
+
+
+def _document(html: str | bytes) -> etree._Element:
+    """``lxml.html.document_fromstring(html)``."""
+    doc = etree.fromstring(html, _HTML_PARSER)
+    if doc is None:
+        raise etree.ParserError("Document is empty")
+    return doc
+
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+
+
+class _Joiner:
+    """``urljoin(base, url)`` for the links of one page, each once. A URL of another scheme
+    than the base's (``https:`` links in a ``file:`` page) comes back as it is, as urljoin
+    returns it, without parsing it."""
+
+    __slots__ = ("base", "done", "scheme")
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.done: dict[str, str] = {}
+        self.scheme: str | None = None
+
+    def __call__(self, url: str) -> str:
+        got = self.done.get(url)
+        if got is None:
+            got = self.done[url] = self._join(url)
+        return got
+
+    def _join(self, url: str) -> str:
+        from urllib.parse import urljoin, urlsplit
+
+        if self.scheme is None:
+            self.scheme = urlsplit(self.base).scheme  # what urljoin parses the base to
+        m = _SCHEME.match(url)
+        if m is not None and url.isascii() and "[" not in url and "]" not in url \
+                and m.group()[:-1].lower() != self.scheme:
+            return url  # urljoin returns it untouched, and nothing in it can make its parse fail
+        return urljoin(self.base, url)
+
+
 def from_html(html: str | bytes, base_url: str = "") -> PageTree:
     """Raw HTML as a :class:`PageTree` whose :class:`NodeTable` has no boxes or styles.
 
     ``hidden`` and inline ``display: none`` mark a node invisible: the one
     visibility a page states without a stylesheet.
     """
-    from urllib.parse import urljoin
-
-    from lxml import html as lhtml
-
     try:
-        doc = lhtml.document_fromstring(html) if html and (isinstance(html, bytes) or html.strip()) else None
+        doc = _document(html) if html and (isinstance(html, bytes) or html.strip()) else None
     except (etree.ParserError, ValueError):
         doc = None
     if doc is None:
-        doc = lhtml.document_fromstring("<html><body></body></html>")
+        doc = _document("<html><body></body></html>")
     nodes: list[Node] = []
     elements: list[etree._Element] = []
     _strip_comments(doc)
-    stack: list[tuple[etree._Element, int]] = [(doc, -1)]
-    while stack:
-        el, parent = stack.pop()
+    join = _Joiner(base_url)
+    open_: list[int] = []
+    """Nodes of the elements open in the walk (-1 for an element that is no node)."""
+    walk = etree.iterwalk(doc, events=("start", "end"))
+    for event, el in walk:
+        if event == "end":
+            open_.pop()
+            continue
+        parent = open_[-1] if open_ else -1
+        if not isinstance(el.tag, str) and el is not doc:
+            open_.append(-1)  # not an element (an entity): no node, nothing below it
+            walk.skip_subtree()
+            continue
         i = len(nodes)
         tag = el.tag.lower() if isinstance(el.tag, str) else "visx-unknown"
-        attrs = {}
-        for a in ATTR_NAMES:
-            v = el.get(a)
-            if v is not None:
-                attrs[a] = urljoin(base_url, v) if a in ("href", "src") and base_url and v else v
-        style = el.get("style") or ""
-        vis = 1 if el.get("hidden") is not None or _HIDDEN_STYLE.search(style) else 0
-        nodes.append(Node(i, parent, tag, el.get("id") or "", tuple((el.get("class") or "").split()), attrs,
-                          el.text or "", el.tail or "", 0.0, 0.0, 0.0, 0.0, vis, 0))
+        got = el.items()
+        if got:
+            have = dict(got)
+            hits = [a for a in have if a in _ATTR_ORDER]
+            if len(hits) > 1:
+                hits.sort(key=_ATTR_ORDER.__getitem__)  # in ATTR_NAMES order, as the browser's capture
+            attrs = {}
+            for a in hits:
+                v = have[a]
+                if v and base_url and (a == "href" or a == "src"):
+                    v = join(v)
+                attrs[a] = v
+            style = have.get("style") or ""
+            vis = 1 if "hidden" in have or (style and _HIDDEN_STYLE.search(style)) else 0
+            id_ = have.get("id") or ""
+            cls = have.get("class")
+            classes = tuple(cls.split()) if cls else ()
+        else:
+            attrs, vis, id_, classes = {}, 0, "", ()
+        nodes.append(Node(i, parent, tag, id_, classes, attrs, el.text or "", el.tail or "", 0.0, 0.0, 0.0, 0.0,
+                          vis, 0))
         elements.append(el)
+        open_.append(i)
         if tag in NON_CONTENT_TAGS:
-            continue
-        kids = [c for c in el if isinstance(c.tag, str)]
-        stack.extend((c, i) for c in reversed(kids))
+            walk.skip_subtree()
     table = NodeTable(nodes, [STATIC_STYLE])
-    tree = PageTree(doc, table, elements)
-    tree.index = {el: i for i, el in enumerate(elements)}
-    return tree
+    return PageTree(doc, table, elements, {el: i for i, el in enumerate(elements)})
 
 
 def _strip_comments(doc: etree._Element) -> None:
