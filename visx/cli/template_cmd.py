@@ -21,7 +21,7 @@ from visx.cli.options import (
     render_config,
 )
 from visx.config import Config, MineConfig
-from visx.errors import ConfigError, TemplateError, VisxError
+from visx.errors import ConfigError, VisxError
 
 if TYPE_CHECKING:
     from visx.template import Applied, Template
@@ -136,17 +136,11 @@ def _register_apply(sub: Any) -> None:
 
 
 def _load(args: argparse.Namespace) -> list[tuple[Template, Path]]:
+    """Each template with the file it came from (``--save-repairs`` writes it back there)."""
     from visx.template import load_template
+    from visx.template.api import template_files
 
-    if args.template is not None:
-        return [(load_template(args.template), args.template)]
-    d: Path = args.templates
-    if not d.is_dir():
-        raise TemplateError(f"{d}: not a folder; --templates takes a folder of *.json templates", source=str(d))
-    files = sorted(d.glob("*.json"))
-    if not files:
-        raise TemplateError(f"{d}: no *.json template in this folder; write one with `visx learn SOURCE "
-                            f"-o {d}/site.template.json`", source=str(d))
+    files = [args.template] if args.template is not None else template_files(args.templates)
     return [(load_template(f), f) for f in files]
 
 

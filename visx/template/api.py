@@ -84,18 +84,24 @@ def load_templates(template: Template | str | Path | list[Template] | None = Non
     for t in items:
         out.append(t if isinstance(t, Template) else load_template(t))
     if templates_dir is not None:
-        d = Path(templates_dir)
-        if not d.is_dir():
-            raise TemplateError(f"{d}: not a folder of templates; pass a folder that holds *.json "
-                                "templates written by `visx learn`", source=str(d))
-        files = sorted(d.glob("*.json"))
-        if not files:
-            raise TemplateError(f"{d}: no *.json template in this folder; write one with "
-                                "`visx learn SOURCE -o {d}/site.template.json`", source=str(d))
-        out.extend(load_template(f) for f in files)
+        out.extend(load_template(f) for f in template_files(templates_dir))
     if not out:
         raise TemplateError("no template given: pass --template FILE or --templates DIR")
     return out
+
+
+def template_files(templates_dir: str | Path) -> list[Path]:
+    """The ``*.json`` files of a template folder, sorted; an error naming the folder when it is
+    not one or holds none."""
+    d = Path(templates_dir)
+    if not d.is_dir():
+        raise TemplateError(f"{d}: not a folder of templates; pass a folder that holds *.json "
+                            "templates written by `visx learn`", source=str(d))
+    files = sorted(d.glob("*.json"))
+    if not files:
+        raise TemplateError(f"{d}: no *.json template in this folder; write one with "
+                            f"`visx learn SOURCE -o {d}/site.template.json`", source=str(d))
+    return files
 
 
 def apply_template(source: str | Path | PageSnapshot, template: Template | str | Path | list[Template] | None = None,
@@ -113,7 +119,6 @@ def apply_template(source: str | Path | PageSnapshot, template: Template | str |
     """
     cfg = config or Config()
     pool = load_templates(template, templates_dir)
-    t0 = time.perf_counter()
     if static:
         snapshot, tree = _static_page(source, cfg)
     else:
@@ -134,13 +139,13 @@ def apply_template(source: str | Path | PageSnapshot, template: Template | str |
         raise TemplateMismatchError(
             f"{snapshot.source}: no template fits this page ({explain(snapshot.url, pool)}); learn one "
             f"with `visx learn`, or lower --min-similarity (now {min_similarity:g})", source=snapshot.source)
-    tried: list[tuple[float, Template, Extraction, list[Problem]]] = []
+    tried: list[tuple[float, Template, Extraction, list[Problem], Run]] = []
     for r, t in fits:
-        ex, problems = _run(snapshot, tree, t, cfg, t0)
+        ex, problems, run = _run(snapshot, tree, t, cfg)
         if not problems:
             return Applied(ex, t, r)
-        tried.append((r, t, ex, problems))
-    r, t, ex, problems = tried[0]
+        tried.append((r, t, ex, problems, run))
+    r, t, ex, problems, run = tried[0]
     what = "; ".join(str(p) for p in problems)
     if not repair:
         if strict:
@@ -148,30 +153,32 @@ def apply_template(source: str | Path | PageSnapshot, template: Template | str |
                                 "repair on (the default) to find them again", source=snapshot.source)
         ex.warnings.append(f"{snapshot.source}: the template no longer fits: {what}")
         return Applied(ex, t, r, problems)
-    return _repaired(snapshot, tree, t, r, problems, cfg, t0, static=static, strict=strict)
+    return _repaired(snapshot, tree, t, r, problems, run, cfg, static=static, strict=strict)
 
 
-def _run(snapshot: PageSnapshot, tree: PageTree, t: Template, cfg: Config,
-         t0: float) -> tuple[Extraction, list[Problem]]:
+def _run(snapshot: PageSnapshot, tree: PageTree, t: Template,
+         cfg: Config) -> tuple[Extraction, list[Problem], Run]:
+    """Apply ``t``: the extraction, its problems (one per item), and the run for a repair, whose
+    problems are those found on the items (the built table's type check is not the repair's)."""
     t1 = time.perf_counter()
     run = run_template(tree, t)
     verify(run, t)
+    found = list(run.problems)
     ex = build_extraction(snapshot, t, run, cfg, dict(snapshot.timings))
     check_types(ex.tables[0], t, run.problems)
     ex.timings["apply"] = round(time.perf_counter() - t1, 4)
     first: dict[str, Problem] = {}
     for p in run.problems:
         first.setdefault(p.item, p)  # one problem per item: the first found says most
-    return ex, list(first.values())
+    run.problems = found
+    return ex, list(first.values()), run
 
 
 def _repaired(snapshot: PageSnapshot, tree: PageTree, t: Template, r: float, problems: list[Problem],
-              cfg: Config, t0: float, *, static: bool, strict: bool) -> Applied:
+              run: Run, cfg: Config, *, static: bool, strict: bool) -> Applied:
     from visx.template.repair import repair as do_repair
 
     t1 = time.perf_counter()
-    run = run_template(tree, t)
-    verify(run, t)
     fixed = do_repair(snapshot, tree, t, run, cfg)
     failed = sorted(set(fixed.failed) | {p.item for p in fixed.run.problems if p.kind in FAILED_KINDS})
     _blank(fixed.run, fixed.template, failed)  # a column not found again gives no values, not wrong ones
