@@ -226,15 +226,11 @@ def _record(tree: PageTree, i: int, parts: int) -> Record:
 
 def _column(select: RootsSelector, col: ColumnRule, held: Held) -> tuple[list[Item | None], str]:
     """:func:`column_items` on node indices, every record at once, items read per element."""
-    n = len(select.roots)
-    expect = col.fill * n
-    best: tuple[list[Item | None], str] = ([None] * n, "")
-    best_k = 0
     kind, piece = col.kind, col.piece
     at = held.at
-    for xp in col.xpaths:
+
+    def read(xp: str) -> list[Item | None]:
         got: list[Item | None] = []
-        k = 0
         for r, nodes in enumerate(select(xp)):
             found = None
             for node in nodes:
@@ -243,9 +239,24 @@ def _column(select: RootsSelector, col: ColumnRule, held: Held) -> tuple[list[It
                     its = [it for it in its if it.kind == kind]
                     if its:
                         found = its[piece] if piece < len(its) else its[-1]
-                        k += 1
                         break
             got.append(found)
+        return got
+
+    return first_filling(col, len(select.roots), read)
+
+
+def first_filling(col: ColumnRule, n: int,
+                  read: Callable[[str], list[Item | None]]) -> tuple[list[Item | None], str]:
+    """Seed 001's queue rule for one page: the first XPath of the column's queue that fills
+    enough of the ``n`` records wins; else the one that fills most (``read(xpath)`` gives its
+    item per record)."""
+    expect = col.fill * n
+    best: tuple[list[Item | None], str] = ([None] * n, "")
+    best_k = 0
+    for xp in col.xpaths:
+        got = read(xp)
+        k = sum(it is not None for it in got)
         if k and k >= th.FILL_DROP * expect:
             return got, xp
         if k > best_k:
@@ -288,18 +299,8 @@ def _record_reference(tree: PageTree, el: etree._Element, parts: int) -> Record:
 def column_items(tree: PageTree, col: ColumnRule, roots: list[etree._Element],
                  held: list[Holders]) -> tuple[list[Item | None], str]:
     """The first XPath of the queue that fills enough records wins; else the one that fills most."""
-    n = len(roots)
-    expect = col.fill * n
-    best: tuple[list[Item | None], str] = ([None] * n, "")
-    best_k = 0
-    for xp in col.xpaths:
-        got = [find_item(tree, hs, el, xp, col.kind, col.piece) for el, hs in zip(roots, held, strict=True)]
-        k = sum(it is not None for it in got)
-        if k and k >= th.FILL_DROP * expect:
-            return got, xp
-        if k > best_k:
-            best, best_k = (got, xp), k
-    return best
+    return first_filling(col, len(roots), lambda xp: [find_item(tree, hs, el, xp, col.kind, col.piece)
+                                                      for el, hs in zip(roots, held, strict=True)])
 
 
 def _drop_non_records(run: Run, t: Template) -> None:
