@@ -165,26 +165,31 @@ def _db_state(db: Path) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], l
         con.close()
 
 
+SPLIT = "records_model_price_price_currency_451bba"
+"""The data table of split_table's columns: named from its first columns and a hash of them all."""
+BASE_TABLES = ["extractions", "jobs", "record_tables", "regions"]
+
+
 def test_failed_sqlite_append_leaves_the_database_unchanged(tmp_path: Path) -> None:
     """A value the SQLite adapter refuses (a lone surrogate is no UTF-8) fails while the
     region's rows are inserted, after the extraction and region rows went in."""
     db = tmp_path / "pages.db"
     write(extraction("split_table", source="a.html"), db)  # type: ignore[arg-type]
-    before, state = db.read_bytes(), _db_state(db)
+    state = _db_state(db)
     ex: Any = extraction("header_table", source="b.html")
     assert ex.tables[0].columns[0].type == "text"
     ex.tables[0].rows[2][0].value = "AB \udc80 101"
-    with pytest.raises(ExportError, match=r"not valid text.*unchanged"):
+    with pytest.raises(ExportError, match=r"not valid text.*not written"):
         write(ex, db)
-    assert db.read_bytes() == before
-    assert state == _db_state(db) == ([(1, "a.html")], [(1, 1, "region_1")], ["extractions", "region_1", "regions"])
+    assert state == _db_state(db) == ([(1, "a.html")], [(1, 1, SPLIT)], sorted([*BASE_TABLES, SPLIT]))
     assert _files(tmp_path) == ["pages.db"]
 
 
-def test_sqlite_failure_in_the_database_mid_export_keeps_exactly_the_earlier_extractions(tmp_path: Path) -> None:
-    """A trigger makes the database itself refuse the third extraction's region: by then the
-    second extraction is written whole and the third's row is in. The export fails and
-    the database holds the first extraction only; without the trigger it appends."""
+def test_sqlite_failure_mid_export_keeps_every_page_written_before(tmp_path: Path) -> None:
+    """Each page is one transaction: a trigger makes the database refuse the third
+    extraction's region, after its extraction row went in. The export fails; the database
+    holds the first two pages whole and nothing of the third. Written again without the
+    trigger, the pages replace their earlier rows (a source is stored once)."""
     db = tmp_path / "pages.sqlite"
     write(extraction("split_table", source="a.html"), db)  # type: ignore[arg-type]
     con = sqlite3.connect(db)
@@ -192,22 +197,31 @@ def test_sqlite_failure_in_the_database_mid_export_keeps_exactly_the_earlier_ext
                 "BEGIN SELECT RAISE(ABORT, 'injected failure'); END")
     con.commit()
     con.close()
-    state = _db_state(db)
-    assert state == ([(1, "a.html")], [(1, 1, "region_1")], ["extractions", "region_1", "regions"])
     with pytest.raises(ExportError, match="injected failure"), open_exporter(db) as ex:
         ex.export(extraction("header_table", source="b.html"))  # type: ignore[arg-type]
         ex.export(extraction("optional_badge", source="c.html"))  # type: ignore[arg-type]
-    assert _db_state(db) == state
+    pages, regions, tables = _db_state(db)
+    assert pages == [(1, "a.html"), (2, "b.html")]
+    assert [r[:2] for r in regions] == [(1, 1), (2, 2)] and len(tables) == len(BASE_TABLES) + 2
     con = sqlite3.connect(db)
     con.execute("DROP TRIGGER refuse")
     con.commit()
+    assert con.execute("SELECT source, status FROM jobs ORDER BY source").fetchall() == [
+        ("a.html", "done"), ("b.html", "done")]
     con.close()
     with open_exporter(db) as ex:
         ex.export(extraction("header_table", source="b.html"))  # type: ignore[arg-type]
         ex.export(extraction("optional_badge", source="c.html"))  # type: ignore[arg-type]
-    assert _db_state(db) == ([(1, "a.html"), (2, "b.html"), (3, "c.html")],
-                             [(1, 1, "region_1"), (2, 2, "region_2"), (3, 3, "region_3")],
-                             ["extractions", "region_1", "region_2", "region_3", "regions"])
+    pages, regions, tables = _db_state(db)
+    assert [p[1] for p in pages] == ["a.html", "b.html", "c.html"]
+    assert len(regions) == 3 and len(tables) == len(BASE_TABLES) + 3
+    con = sqlite3.connect(db)
+    try:  # b.html's first rows are gone with its first extraction
+        for (name,) in con.execute("SELECT table_name FROM record_tables"):
+            counts = con.execute(f'SELECT count(*), count(DISTINCT extraction_id) FROM "{name}"').fetchone()
+            assert counts[1] == 1
+    finally:
+        con.close()
 
 
 def test_sqlite_records_are_numbered_from_zero_per_region(tmp_path: Path) -> None:
@@ -240,7 +254,8 @@ def test_sqlite_integer_beyond_64_bits_is_kept(tmp_path: Path) -> None:
     write(ex, db)
     con = sqlite3.connect(db)
     try:
-        assert con.execute('SELECT flight FROM region_1 WHERE _record = 0').fetchone() == (str(2**70),)
+        (name,) = con.execute("SELECT table_name FROM regions").fetchone()
+        assert con.execute(f'SELECT flight FROM "{name}" WHERE _record = 0').fetchone() == (str(2**70),)
     finally:
         con.close()
 

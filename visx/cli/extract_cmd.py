@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,6 +52,7 @@ def register(sub: Any) -> None:
                    "breadcrumbs and the like left out): CSV and Parquet get a leading 'region' column, "
                    "SQLite one table per region. JSON and JSONL always hold every region, each with "
                    "'data' and 'role'")
+    add_batch_options(p)
     add_choice_options(p)
     p.add_argument("--miner", choices=("mdr", "drmining"), default="mdr", help=MINER_HELP)
     p.add_argument("--no-clean", action="store_true", help="skip the cleaner (keep headers, side columns, ads)")
@@ -60,6 +62,22 @@ def register(sub: Any) -> None:
     add_set_option(p, ALL_SECTIONS, "table.tidy=false")
     add_verbosity_options(p)
     p.set_defaults(run=run)
+
+
+def add_batch_options(p: argparse.ArgumentParser) -> None:
+    from visx.batch.defaults import BACKOFF_INITIAL_S, BACKOFF_MAX_S, DEFAULT_RETRIES
+
+    g = p.add_argument_group("batches")
+    g.add_argument("--resume", action="store_true",
+                   help="continue an interrupted run into the same -o output: sources already done, or "
+                   "failed for good (404, not HTML, missing file...), are skipped; the others run (again), "
+                   "nothing is written twice. SQLite keeps its job list in the 'jobs' table, other formats "
+                   "in OUTPUT.jobs.sqlite beside OUTPUT.part until the run completes")
+    g.add_argument("--retries", type=int, default=DEFAULT_RETRIES, metavar="N",
+                   help=f"retries of a source after a transient failure (timeout, connection refused or "
+                   f"reset, crash, HTTP 5xx/408/429), waiting {BACKOFF_INITIAL_S:g} s, then twice as long "
+                   f"each time up to {BACKOFF_MAX_S:g} s; 404 and other permanent failures are never "
+                   f"retried (default {DEFAULT_RETRIES}, 0 for none)")
 
 
 MINER_HELP = ("region finder: mdr (default) compares the trees of adjacent elements (MDR) and weighs "
@@ -91,18 +109,32 @@ def run(args: argparse.Namespace) -> int:
         clean=Config().clean.model_copy(update={"enabled": not args.no_clean}),
         mine=MineConfig(miner=args.miner),
     ), args, ALL_SECTIONS)
-    if len(sources) == 1:
+    if args.retries < 0:
+        raise ConfigError(f"--retries must be 0 or more (got {args.retries})")
+    if args.resume and args.output is None:
+        raise ConfigError("--resume continues a run into an output file; give it with -o")
+    if len(sources) == 1 and not args.resume:
         return _run_one(args, sources[0], fmt, cfg)
+    if args.output is not None:
+        return _run_batch(args, sources, fmt, cfg)
     return _run_many(args, sources, fmt, cfg)
 
 
 def _run_one(args: argparse.Namespace, source: str, fmt: str, cfg: Config) -> int:
+    from visx.batch.retry import RetryPolicy, with_retries
     from visx.export import open_exporter, write_stream
     from visx.pipeline import extract
 
     # Opened before the render: a bad output path or format costs no render.
     exporter = open_exporter(args.output, all_regions=args.all_regions, fmt=fmt) if args.output else None
-    ex = extract(read_source_arg(source), cfg)  # its warnings are logged (visx: warning: ...)
+    src = read_source_arg(source)
+    got, err, _ = with_retries(lambda: extract(src, cfg), RetryPolicy(retries=args.retries), source)
+    if err is not None:
+        if exporter is not None:
+            exporter.abort()
+        raise err
+    assert got is not None
+    ex = got  # its warnings are logged (visx: warning: ...)
     _choose(args, ex, cfg)
     if exporter is None:
         write_stream(ex, sys.stdout, fmt=fmt, all_regions=args.all_regions)
@@ -144,8 +176,68 @@ def _main_records(ex: Extraction) -> int:
     return len(ex.main.records) if ex.main else 0
 
 
+def _run_batch(args: argparse.Namespace, sources: list[str], fmt: str, cfg: Config) -> int:
+    """Every source into the -o output, page by page, with a job list (``--resume``), retries and
+    a progress display; a failed source is reported and the rest still written."""
+    from visx.batch.progress import BatchDisplay
+    from visx.batch.run import run_batch
+    from visx.batch.work import Outcome
+    from visx.cli.logs import level
+    from visx.debug.index import IndexEntry, write_index
+
+    display = BatchDisplay(quiet=level(args) > logging.INFO)
+    entries: list[IndexEntry] = []
+    n = len(sources)
+
+    def progress(done: int, total: int, o: Outcome) -> None:
+        tag = f"[{o.task.index + 1}/{n}]"
+        if not o.ok:
+            display.page(False, f"visx: error: {tag} {o.error}")
+            entries.append(IndexEntry(o.task.index + 1, o.task.label, error=o.error))
+            return
+        display.page(True, f"{tag} {o.task.label}: {_outcome_summary(o)}")
+        if args.debug is not None and o.extraction is not None:
+            from visx.debug import write_report
+
+            folder = f"{o.task.index + 1:03d}"
+            path = write_report(o.extraction, args.debug / folder, cfg)
+            entries.append(IndexEntry(o.task.index + 1, o.task.label, f"{folder}/{path.name}", o.regions,
+                                      o.main_records))
+
+    inputs = [read_source_arg(s) if s == "-" else s for s in sources]
+    try:
+        summary = run_batch(inputs, args.output, cfg, resume=args.resume, retries=args.retries, workers=args.jobs,
+                            all_regions=args.all_regions, fmt=fmt, choice=choice_of(args),
+                            keep_extraction=args.debug is not None, progress=progress, on_start=display.start)
+    except KeyboardInterrupt:
+        display.close()
+        print(f"visx: interrupted; run the same command with --resume to continue into {args.output}",
+              file=sys.stderr)
+        return 130
+    finally:
+        display.close()
+    if args.debug is not None:
+        say(args, f"wrote {write_index(args.debug, entries)}: one line per source")
+    if summary.written:
+        say(args, f"wrote {args.output}: {summary.rows} row(s) from {summary.ok} page(s)")
+    say(args, f"visx: {summary.line()}")
+    if summary.failed:
+        what = "the others were written" if summary.written else "nothing was written"
+        print(f"visx: {summary.failed} of {summary.sources - summary.skipped - summary.duplicates} source(s) "
+              f"failed; {what}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _outcome_summary(o: Any) -> str:
+    chosen = o.chosen
+    which = f"the chosen one (#{chosen['rank']}, by {chosen['by']})" if chosen else "the main one"
+    return f"{o.regions} region(s), {o.main_records} record(s) in {which}"
+
+
 def _run_many(args: argparse.Namespace, sources: list[str], fmt: str, cfg: Config) -> int:
-    """Every source into one output; a failed source is reported and the rest still written."""
+    """Every source to standard output (a text format), in memory; a failed source is reported
+    and the rest still written."""
     from visx.batch import extract_many
     from visx.export import open_exporter
     from visx.export.formats import TEXT_FORMATS

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -132,23 +133,10 @@ class JsonlExporter(Exporter):
         self._lines: list[str] = []
 
     def _add(self, extraction: ExtractionLike) -> None:
-        nodes = extraction.snapshot.nodes
-        before = len(self._lines)
-        pages = step_pages(extraction)
-        chosen = chosen_of(extraction) is not None
-        for k in picked_regions(extraction, True, data_only=False):  # each line carries its region's rank
-            region = extraction.regions[k]
-            table = table_of(extraction, k)
-            fields = table.to_records() if table is not None else []
-            mark = {"chosen": True} if chosen and k == 0 else {}
-            for r, rec in enumerate(region.records):
-                line = {"visx": __version__, "source": extraction.source, "url": extraction.url,
-                        "rank": region.rank, **mark,
-                        **record_dict(nodes, rec, table, r, pages),
-                        "fields": fields[r] if r < len(fields) else {}}
-                self._lines.append(json.dumps(line, ensure_ascii=False))
-            self.result.tables += 1
-        if len(self._lines) == before:
+        lines, regions = jsonl_lines(extraction)
+        self._lines.extend(lines)
+        self.result.tables += regions
+        if not lines:
             self.result.warnings.append(_no_rows(extraction))
 
     def text(self) -> str:
@@ -157,6 +145,28 @@ class JsonlExporter(Exporter):
 
     def _write(self) -> None:
         _write_text(self)
+
+
+def jsonl_lines(extraction: ExtractionLike) -> tuple[list[str], int]:
+    """The JSON Lines of one page (no line ends) and the number of regions they come from."""
+    nodes = extraction.snapshot.nodes
+    pages = step_pages(extraction)
+    chosen = chosen_of(extraction) is not None
+    lines: list[str] = []
+    regions = 0
+    for k in picked_regions(extraction, True, data_only=False):  # each line carries its region's rank
+        region = extraction.regions[k]
+        table = table_of(extraction, k)
+        fields = table.to_records() if table is not None else []
+        mark = {"chosen": True} if chosen and k == 0 else {}
+        for r, rec in enumerate(region.records):
+            line = {"visx": __version__, "source": extraction.source, "url": extraction.url,
+                    "rank": region.rank, **mark,
+                    **record_dict(nodes, rec, table, r, pages),
+                    "fields": fields[r] if r < len(fields) else {}}
+            lines.append(json.dumps(line, ensure_ascii=False))
+        regions += 1
+    return lines, regions
 
 
 _TextExporter = CsvExporter | JsonExporter | JsonlExporter
@@ -176,3 +186,75 @@ def render_text(extraction: ExtractionLike, fmt: str, *, all_regions: bool = Fal
     ex = TEXT_FORMATS[fmt](Path("-"), all_regions=all_regions)
     ex.export_unchecked(extraction)
     return ex.text()
+
+
+# -- Spooled outputs of a batch ---------------------------------------------------------------
+#
+# A batch (:mod:`visx.batch.run`) appends each page, as it finishes, to ``<out>.part`` as JSON
+# lines: the JSON Lines output itself, one page's JSON object a line, or one flat row a line
+# (``{"source": ..., **row}``) for CSV and Parquet. ``finish_spool`` turns the spool into the
+# output in one pass over the file (two for CSV and Parquet, whose columns are the union of
+# every page's), so memory stays bounded by a page whatever the batch's size.
+
+SPOOLED = ("csv", "json", "jsonl", "parquet")
+
+
+def spool_lines(extraction: ExtractionLike, fmt: str, all_regions: bool) -> list[str]:
+    """What ``fmt``'s spool gets from one page (no line ends)."""
+    if fmt == "jsonl":
+        return jsonl_lines(extraction)[0]
+    if fmt == "json":
+        return [json.dumps(to_json_dict(extraction, all_regions=True), ensure_ascii=False)]
+    rows, _ = flat_rows(extraction, all_regions)
+    return [json.dumps({"source": extraction.source, **r}, ensure_ascii=False, default=str) for r in rows]
+
+
+def read_spool(spool: Path) -> Iterator[dict[str, Any]]:
+    with spool.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                yield json.loads(line)
+
+
+def spool_keys(spool: Path) -> list[str]:
+    """The union of the spooled rows' keys, in first-seen order."""
+    keys: dict[str, None] = {}
+    for row in read_spool(spool):
+        keys.update(dict.fromkeys(row))
+    return list(keys)
+
+
+def finish_spool(fmt: str, spool: Path, path: Path, pages: int) -> int:
+    """Write the output ``path`` from ``spool`` (atomically) and return its row count; the
+    spool is left for the caller to remove."""
+    if fmt == "parquet":
+        from visx.export.parquet import parquet_from_spool
+
+        return parquet_from_spool(spool, path)
+    rows = 0
+    with output_file(path) as tmp:
+        if fmt == "jsonl":
+            with spool.open("rb") as src, tmp.open("wb") as dst:
+                for line in src:
+                    dst.write(line)
+                    rows += 1
+        elif fmt == "json":
+            with tmp.open("w", encoding="utf-8") as dst:
+                dst.write("[\n" if pages != 1 else "")
+                for i, doc in enumerate(read_spool(spool)):
+                    text = json.dumps(doc, ensure_ascii=False, indent=1)
+                    dst.write(("" if i == 0 else ",\n") + text)
+                    rows += sum(len(rg["records"]) for rg in doc["regions"])
+                dst.write("\n]\n" if pages != 1 else "\n")
+        else:
+            keys = spool_keys(spool)
+            if pages <= 1 and keys[:1] == ["source"]:
+                keys = keys[1:]  # one page: no source column, as for a single extraction
+            with tmp.open("w", encoding="utf-8", newline="") as dst:
+                w = csv.writer(dst)
+                if keys:
+                    w.writerow(keys)
+                for row in read_spool(spool):
+                    w.writerow([csv_value(row.get(k)) for k in keys])
+                    rows += 1
+    return rows

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from visx.errors import ExportError
@@ -60,3 +62,89 @@ class ParquetExporter(Exporter):
         with output_file(self.path) as tmp:
             pq.write_table(table, tmp)
         self.result.rows = len(self._rows)
+
+
+ROW_GROUP_ROWS = 50_000
+"""Rows per Parquet row group when a batch's spool is converted: a few MB in memory at a time,
+and row groups large enough for readers to scan quickly (one per page would make thousands)."""
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, float):
+        return "float"
+    if isinstance(v, list):
+        return "list"
+    return "str" if isinstance(v, str) else "json"
+
+
+def parquet_from_spool(spool: Path, path: Path) -> int:
+    """The Parquet file of a batch's spooled rows (:func:`visx.export.formats.finish_spool`):
+    the columns of every page (a column a page lacks is null there), each of one type over
+    the whole file (ints with floats become floats, anything else mixed becomes text)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from visx.export.formats import read_spool
+
+    kinds: dict[str, set[str]] = {"source": set()}
+    sources: dict[str, None] = {}
+    for row in read_spool(spool):
+        sources[str(row.get("source"))] = None
+        for k, v in row.items():
+            kinds.setdefault(k, set())
+            if v is not None:
+                kinds[k].add(_kind(v))
+    types = {k: _arrow_type(pa, ks) for k, ks in kinds.items()}
+    schema = pa.schema([(k, t) for k, t in types.items()],
+                       metadata={"visx.sources": "\n".join(sources)})
+    rows = 0
+    try:
+        with output_file(path) as tmp:
+            writer = pq.ParquetWriter(str(tmp), schema)
+            try:
+                batch: list[dict[str, Any]] = []
+                for row in read_spool(spool):
+                    batch.append(row)
+                    if len(batch) >= ROW_GROUP_ROWS:
+                        writer.write_table(_arrow_rows(pa, schema, types, batch))
+                        rows, batch = rows + len(batch), []
+                if batch or not rows:
+                    writer.write_table(_arrow_rows(pa, schema, types, batch))
+                    rows += len(batch)
+            finally:
+                writer.close()
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as e:
+        raise ExportError(f"{path}: cannot build a Parquet table ({e}); export to .jsonl instead",
+                          source=str(path)) from e
+    return rows
+
+
+def _arrow_type(pa: Any, kinds: set[str]) -> Any:
+    if kinds <= {"int"} and kinds:
+        return pa.int64()
+    if kinds <= {"int", "float"} and kinds:
+        return pa.float64()
+    if kinds == {"bool"}:
+        return pa.bool_()
+    if kinds == {"list"}:
+        return pa.list_(pa.string())
+    return pa.string()
+
+
+def _arrow_rows(pa: Any, schema: Any, types: dict[str, Any], rows: list[dict[str, Any]]) -> Any:
+    cols = []
+    for k, t in types.items():
+        vals = [r.get(k) for r in rows]
+        if t == pa.float64():
+            vals = [None if v is None else float(v) for v in vals]
+        elif t == pa.list_(pa.string()):
+            vals = [None if v is None else [str(x) for x in v] for v in vals]
+        elif t == pa.string():
+            vals = [None if v is None else v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+                    for v in vals]
+        cols.append(pa.array(vals, type=t))
+    return pa.Table.from_arrays(cols, schema=schema)

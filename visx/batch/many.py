@@ -1,4 +1,4 @@
-"""Many pages in one run: render a few at a time, analyse each, lose none to another's failure.
+"""Many pages in memory: render a few at a time, analyse each, lose none to another's failure.
 
 ``render_many(sources)`` and ``extract_many(sources)`` yield one
 :class:`BatchResult` per source, in the order given. Rendering runs on worker
@@ -8,7 +8,8 @@ at a time, because it is CPU-bound Python and pauses the garbage collector
 (:mod:`visx.gcpause`).
 A source that fails (missing file, unreachable host, non-HTML answer, a
 timeout, a corrupt snapshot) gives a result holding its error; the others go on.
-:mod:`visx.batch_async` is the asyncio form of both.
+:mod:`visx.batch_async` is the asyncio form of both; :func:`visx.run_batch`
+(:mod:`visx.batch.run`) writes a batch to a file with resume and retries.
 
 ``progress=`` is called once per finished source, just before its result is
 yielded, as ``progress(done, total, result)``: ``done`` counts the results so far
@@ -122,7 +123,7 @@ def extract_many(sources: Iterable[str | Path | PageSnapshot], config: Config | 
     """:func:`visx.extract` for each source, in input order, rendering ``workers`` pages at once.
 
     ``action`` (see :func:`visx.render`) runs on each settled page before its capture;
-    ``progress(done, total, result)`` is called per finished source (:mod:`visx.batch`).
+    ``progress(done, total, result)`` is called per finished source (:mod:`visx.batch.many`).
     Never raises for one source's failure: that result carries ``error``. Stopping the
     iteration early cancels the renders not yet started.
     """
@@ -149,7 +150,7 @@ def render_many(sources: Iterable[str | Path | PageSnapshot], config: Config | N
     """:func:`visx.render` (or read a saved snapshot) for each source, in input order.
 
     ``workers`` pages render at once, at most a few finished ones wait for the caller;
-    ``progress(done, total, result)`` is called per finished source (:mod:`visx.batch`).
+    ``progress(done, total, result)`` is called per finished source (:mod:`visx.batch.many`).
     Never raises for one source's failure: that result carries ``error``.
     """
     check_workers(workers)
