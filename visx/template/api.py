@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -124,17 +125,20 @@ def apply_template(source: str | Path | PageSnapshot, template: Template | str |
     else:
         from visx.pipeline import load_or_render
 
-        js = javascript if javascript is not None else pool[0].javascript
-        rcfg = cfg if cfg.render.javascript == js else cfg.model_copy(
-            update={"render": cfg.render.model_copy(update={"javascript": js})})
-        snapshot = load_or_render(source, rcfg)
+        if isinstance(source, PageSnapshot):
+            snapshot = source  # nothing to render: no render config to copy
+        else:
+            js = javascript if javascript is not None else pool[0].javascript
+            rcfg = cfg if cfg.render.javascript == js else cfg.model_copy(
+                update={"render": cfg.render.model_copy(update={"javascript": js})})
+            snapshot = load_or_render(source, rcfg)
         t1 = time.perf_counter()
         tree = from_snapshot(snapshot.nodes)
         snapshot.timings["tree"] = round(time.perf_counter() - t1, 4)
     if snapshot.url in ("", "about:blank"):
         fits = [(1.0, t) for t in pool]  # HTML text has no address to compare: every template may fit
     else:
-        fits = candidates(snapshot.url, pool, min_similarity)
+        fits = _candidates(snapshot.url, pool, min_similarity)
     if not fits:
         raise TemplateMismatchError(
             f"{snapshot.source}: no template fits this page ({explain(snapshot.url, pool)}); learn one "
@@ -154,6 +158,26 @@ def apply_template(source: str | Path | PageSnapshot, template: Template | str |
         ex.warnings.append(f"{snapshot.source}: the template no longer fits: {what}")
         return Applied(ex, t, r, problems)
     return _repaired(snapshot, tree, t, r, problems, run, cfg, static=static, strict=strict)
+
+
+def _candidates(url: str, pool: list[Template], min_similarity: float) -> list[tuple[float, Template]]:
+    """:func:`candidates`, its URL parsing done once per (page URL, template URLs)."""
+    got = _similarities(url, tuple(t.url for t in pool), min_similarity)
+    return [(r, pool[k]) for k, r in got]
+
+
+@lru_cache(maxsize=256)
+def _similarities(url: str, urls: tuple[str, ...], min_similarity: float) -> tuple[tuple[int, float], ...]:
+    fake = [_Url(u) for u in urls]
+    got = candidates(url, fake, min_similarity)  # type: ignore[arg-type]
+    return tuple((next(k for k, f in enumerate(fake) if f is t), r) for r, t in got)
+
+
+@dataclass(slots=True, frozen=True, eq=False)
+class _Url:
+    """A template as :func:`candidates` reads it: its URL alone."""
+
+    url: str
 
 
 def _run(snapshot: PageSnapshot, tree: PageTree, t: Template,

@@ -352,12 +352,15 @@ def _compatible(a: str, b: str) -> bool:
 
 
 def build_extraction(snapshot: PageSnapshot, t: Template, run: Run, cfg: Config,
-                     timings: dict[str, float]) -> Extraction:
+                     timings: dict[str, float], *, full: bool = False) -> Extraction:
     """The run as an :class:`Extraction`: one region of the template's records, typed by the schema
-    stage, columns named as the template names them."""
+    stage, columns named as the template names them (``full``: with the schema stage's whole
+    ``build_table``, names included, the reference :func:`visx.template.build.build_light` is
+    checked against)."""
     from visx.pipeline import Extraction
     from visx.schema import build_table
     from visx.schema.table import Column
+    from visx.template.build import build_light
 
     nodes = snapshot.nodes
     parent = nodes[run.records[0].parts[0]].parent if run.records else 0
@@ -369,7 +372,7 @@ def build_extraction(snapshot: PageSnapshot, t: Template, run: Run, cfg: Config,
                  zip(t.columns, run.items, run.column_xpaths, strict=True)],
         cells=[list(row) for row in zip(*run.items, strict=True)] if run.items else [[] for _ in run.records],
     )
-    table = build_table(nodes, region, alignment, cfg)
+    table = build_table(nodes, region, alignment, cfg) if full else build_light(nodes, region, alignment, cfg)
     if table.columns:
         table.columns = [Column(col.name, built.type, built.fill, _flags(built.flags, col), "template")
                          for col, built in zip(t.columns, table.columns, strict=True)]

@@ -8,7 +8,8 @@ template to one page three ways and lists every difference:
 - lxml: ``from_snapshot(nodes, native=False)`` with the fast item reading (the
   combination ``--static`` uses, where the tree comes from the raw HTML);
 - reference: ``run_template(tree, t, reference=True)`` on the eager tree, the first
-  implementation (lxml XPath, every record's tree built).
+  implementation (lxml XPath, every record's tree built), its table built by the schema
+  stage's whole ``build_table`` (the fast ones by :func:`visx.template.build.build_light`).
 
 Compared: record parts, text and boxes, the XPaths used, every item, the problems,
 every record's holders (what repair reads), and the extraction built from the run
@@ -47,7 +48,7 @@ def differences(snapshot: PageSnapshot, t: Template, cfg: Config | None = None) 
 
     cfg = cfg or Config()
     eager = from_snapshot(snapshot.nodes, native=False)
-    ref = _outcome(snapshot, t, cfg, run_template(eager, t, reference=True))
+    ref = _outcome(snapshot, t, cfg, run_template(eager, t, reference=True), full=True)
     out: list[str] = []
     lazy = from_snapshot(snapshot.nodes)
     for label, tree in (("fast", lazy), ("lxml", from_snapshot(snapshot.nodes, native=False))):
@@ -60,12 +61,12 @@ def differences(snapshot: PageSnapshot, t: Template, cfg: Config | None = None) 
     return out
 
 
-def _outcome(snapshot: PageSnapshot, t: Template, cfg: Config, run: Run) -> dict[str, Any]:
+def _outcome(snapshot: PageSnapshot, t: Template, cfg: Config, run: Run, *, full: bool = False) -> dict[str, Any]:
     from visx.template.apply import build_extraction, check_types
     from visx.template.verify import verify
 
     verify(run, t)
-    ex = build_extraction(snapshot, t, run, cfg, {})
+    ex = build_extraction(snapshot, t, run, cfg, {}, full=full)
     check_types(ex.tables[0], t, run.problems)
     table = ex.tables[0]
     return {
@@ -161,7 +162,7 @@ def static_differences(html: str | bytes, url: str, t: Template, cfg: Config | N
     tree = from_html(html, url)
     snap = PageSnapshot(nodes=tree.nodes, source=url, url=url, title="", status=200, width=0.0, height=0.0,
                         viewport=(0, 0), javascript=False, extra={"static": True})
-    ref = _outcome(snap, t, cfg, run_template(tree, t, reference=True))
+    ref = _outcome(snap, t, cfg, run_template(tree, t, reference=True), full=True)
     got = _outcome(snap, t, cfg, run_template(tree, t))
     return [f"static: {key} differs: {_first_diff(got[key], value)}" for key, value in ref.items()
             if got[key] != value]
