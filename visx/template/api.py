@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import time
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
