@@ -15,7 +15,7 @@ from visx.model import PageSnapshot
 from visx.template import thresholds as th
 from visx.template.apply import Problem, Run, build_extraction, check_types, run_template
 from visx.template.learn import learn
-from visx.template.match import candidates, explain
+from visx.template.match import explain, site_of, url_similarity
 from visx.template.model import Template, load_template
 from visx.template.tree import PageTree, from_snapshot
 from visx.template.verify import verify
@@ -161,23 +161,14 @@ def apply_template(source: str | Path | PageSnapshot, template: Template | str |
 
 
 def _candidates(url: str, pool: list[Template], min_similarity: float) -> list[tuple[float, Template]]:
-    """:func:`candidates`, its URL parsing done once per (page URL, template URLs)."""
-    got = _similarities(url, tuple(t.url for t in pool), min_similarity)
-    return [(r, pool[k]) for k, r in got]
+    """:func:`candidates`, each URL parsed once (an apply on every page of a batch asks again)."""
+    site = _site(url)
+    got = [(_similarity(url, t.url), t) for t in pool if _site(t.url) == site]
+    return sorted(((r, t) for r, t in got if r > min_similarity), key=lambda rt: -rt[0])
 
 
-@lru_cache(maxsize=256)
-def _similarities(url: str, urls: tuple[str, ...], min_similarity: float) -> tuple[tuple[int, float], ...]:
-    fake = [_Url(u) for u in urls]
-    got = candidates(url, fake, min_similarity)  # type: ignore[arg-type]
-    return tuple((next(k for k, f in enumerate(fake) if f is t), r) for r, t in got)
-
-
-@dataclass(slots=True, frozen=True, eq=False)
-class _Url:
-    """A template as :func:`candidates` reads it: its URL alone."""
-
-    url: str
+_site = lru_cache(maxsize=1024)(site_of)
+_similarity = lru_cache(maxsize=4096)(url_similarity)
 
 
 def _run(snapshot: PageSnapshot, tree: PageTree, t: Template,
