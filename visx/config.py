@@ -79,6 +79,14 @@ class RenderConfig(_Section):
     """IANA time zone of the page's clock (``Europe/Berlin``)."""
     proxy: str | None = None
     """Proxy for the page's requests: ``http://[user:pass@]host:port`` or ``socks5://host:port``."""
+    restart_every: int = Field(200, ge=0, le=1_000_000)
+    """Restart the shared browser after this many pages (0: never). Chromium's memory creeps
+    up over a long batch (caches, leaked renderer state); a restart costs about 0.5 s, so
+    every 200 pages it adds well under 1% to a batch. Pages in flight finish on the old one."""
+    restart_rss_mb: int = Field(2500, ge=0, le=1_000_000)
+    """Restart the shared browser, between pages, once its processes hold more than this
+    much memory together (0: never). A browser rendering two ordinary pages holds
+    300-800 MB; 2.5 GB means something piles up, and the process must stay bounded."""
 
     @field_validator("timezone")
     @classmethod
@@ -191,6 +199,18 @@ class DebugConfig(_Section):
     """Embed the screenshot in ``report.html`` (one file to share); else link ``screenshot.png`` beside it."""
 
 
+class AnalysisConfig(_Section):
+    """Bounds on the stages after rendering, so a huge or hostile page costs seconds, not minutes."""
+
+    max_nodes: int = Field(25_000, ge=100, le=1_000_000)
+    """Elements analysed at most; a larger page is cut in document order (its top kept) with a
+    warning and the result marked partial. Real list pages hold 1-15k elements; analysis runs
+    at about 8-10k elements a second here, so 25k stays near 3 s."""
+    budget_s: float = Field(5.0, gt=0, le=3600)
+    """Seconds the analysis may take. Past it after mining, only the main list is aligned and
+    typed (the other regions keep their records, without tables), with a warning."""
+
+
 class Config(_Section):
     """All settings of a visx run."""
 
@@ -201,6 +221,7 @@ class Config(_Section):
     table: SchemaConfig = SchemaConfig()
     """Schema stage (``visx.schema``); not called ``schema``, which pydantic reserves."""
     debug: DebugConfig = DebugConfig()
+    analysis: AnalysisConfig = AnalysisConfig()
 
 
 _VIEWPORT = re.compile(r"^(\d+)x(\d+)$")

@@ -312,6 +312,8 @@ class PageSnapshot:
     javascript: bool
     timings: dict[str, float] = field(default_factory=dict)
     partial: bool = False
+    """The capture is known to be incomplete (a timeout with ``--partial``, a page that never
+    settled, a script that had to be stopped, a DOM cut at the capture limit)."""
     notes: list[str] = field(default_factory=list)
     screenshot_png: bytes | None = None
     created: str = ""
@@ -319,6 +321,8 @@ class PageSnapshot:
     warnings: list[str] = field(default_factory=list)
     """What may make this capture wrong or incomplete (the page never settled, a
     wait that ran out); carried into the extraction's warnings."""
+    partial_reason: str = ""
+    """Why ``partial`` is set, for people (empty when it is not)."""
 
     def save(self, path: str | Any) -> None:
         """Write the snapshot as gzip-compressed JSON (``.json.gz``)."""

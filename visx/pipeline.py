@@ -49,6 +49,23 @@ class Extraction:
     """The user's choice of list, when one was made (``extract(region=|hint=|example=)``,
     :func:`visx.choose.apply_choice`): ``{"by": "region" | "hint" | "example", "value": ...,
     "rank": N}``. The chosen region is then ``regions[0]`` (the main one), keeping its rank."""
+    cuts: list[str] = field(default_factory=list)
+    """What the analysis left out to stay within ``Config.analysis`` (elements past
+    ``max_nodes``, tables past ``budget_s``); each also a warning."""
+
+    @property
+    def partial(self) -> bool:
+        """The result is known to be incomplete: the capture (``PageSnapshot.partial``) or the analysis was cut."""
+        return self.snapshot.partial or bool(self.cuts)
+
+    @property
+    def partial_reason(self) -> str:
+        """Why :attr:`partial` is set, for people ('' when it is not)."""
+        if not self.partial:
+            return ""
+        reasons = [self.snapshot.partial_reason or ("the capture is partial" if self.snapshot.partial else ""),
+                   *self.cuts]
+        return "; ".join(r for r in reasons if r)
 
     @property
     def source(self) -> str:
@@ -202,7 +219,9 @@ def analyse(snapshot: PageSnapshot, config: Config | None = None) -> Extraction:
 
 def _analyse(snapshot: PageSnapshot, cfg: Config) -> Extraction:
     timings: dict[str, float] = dict(snapshot.timings)
-    t = time.perf_counter()
+    t = t_start = time.perf_counter()
+    cuts: list[str] = []
+    snapshot = _within_max_nodes(snapshot, cfg.analysis.max_nodes, cuts)
     cleaned = _clean(snapshot, cfg)
     timings["clean"] = _lap(t)
     t = time.perf_counter()
@@ -216,6 +235,7 @@ def _analyse(snapshot: PageSnapshot, cfg: Config) -> Extraction:
         regions=regions,
         timings=timings,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
+        cuts=cuts,
     )
     for rg in regions:
         for rec in rg.records:
@@ -223,7 +243,14 @@ def _analyse(snapshot: PageSnapshot, cfg: Config) -> Extraction:
     if not regions:
         out.warnings.append(f"{snapshot.source}: no repeated records found")
     out.warnings.extend(capture_warnings(snapshot, regions))
-    _tabulate(out, cfg)
+    spent = time.perf_counter() - t_start
+    main_only = spent > cfg.analysis.budget_s and len(regions) > 1
+    if main_only:
+        cuts.append(f"the analysis had used {spent:.1f} s of its {cfg.analysis.budget_s:g} s budget after mining, "
+                    f"so only the main list was aligned into a table ({len(regions) - 1} other region(s) without "
+                    "one; raise analysis.budget_s to get them)")
+    out.warnings.extend(f"{snapshot.source}: {c}" for c in cuts)
+    _tabulate(out, cfg, main_only=main_only)
     _log_extraction(out)
     return out
 
@@ -252,17 +279,36 @@ def _clean(snapshot: PageSnapshot, cfg: Config) -> Cleaned:
     return clean(snapshot, cfg.clean)
 
 
-def _tabulate(out: Extraction, cfg: Config) -> None:
-    """Align each region's records and build its typed table."""
+def _within_max_nodes(snapshot: PageSnapshot, max_nodes: int, cuts: list[str]) -> PageSnapshot:
+    """``snapshot``, or a copy holding only its first ``max_nodes`` elements (a whole tree:
+    parents come before their children), with the cut said in ``cuts``."""
+    n = len(snapshot.nodes)
+    if n <= max_nodes:
+        return snapshot
+    import dataclasses
+
+    from visx.model import NodeTable
+
+    nodes = snapshot.nodes
+    kept = [dataclasses.replace(x) for x in nodes.nodes[:max_nodes]]
+    xsteps = {k: v for k, v in nodes.xsteps.items() if k < max_nodes}
+    cuts.append(f"the page has {n} elements; the first {max_nodes} in document order were analysed "
+                "(analysis.max_nodes), records further down are missing")
+    return dataclasses.replace(snapshot, nodes=NodeTable(kept, nodes.styles, xsteps))
+
+
+def _tabulate(out: Extraction, cfg: Config, *, main_only: bool = False) -> None:
+    """Align each region's records and build its typed table (the main region's only, ``main_only``)."""
     from visx.align import align_regions
     from visx.schema import build_tables
 
     t = time.perf_counter()
     nodes = out.snapshot.nodes
-    alignments = align_regions(nodes, out.regions, cfg)
+    regions = out.regions[:1] if main_only else out.regions
+    alignments = align_regions(nodes, regions, cfg)
     out.timings["align"] = _lap(t)
     t = time.perf_counter()
-    out.tables = build_tables(nodes, out.regions, alignments, cfg)
+    out.tables = build_tables(nodes, regions, alignments, cfg)
     for rg, table in zip(out.regions, out.tables, strict=False):
         rg.table = table
     out.timings["schema"] = _lap(t)

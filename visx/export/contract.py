@@ -138,12 +138,36 @@ def region_dict(extraction: ExtractionLike, k: int) -> dict[str, Any]:
     }
 
 
+REMOVED_MAX = 200
+"""Removed subtrees listed in the JSON at most (the largest, in document order); ``removed_total``
+counts them all. A page of 5,000 nested empty boxes removes 4,500 of them, each with a
+path thousands of steps long: listing all made a 42 MB file of a 120 KB result."""
+
+
+def removed_list(extraction: ExtractionLike) -> tuple[list[dict[str, Any]], int]:
+    """The JSON's ``removed`` entries (at most :data:`REMOVED_MAX`) and how many there were."""
+    nodes = extraction.snapshot.nodes
+    kept = [r for r in extraction.cleaned.removed if 0 <= r.node < len(nodes)]
+    total = len(kept)
+    if total > REMOVED_MAX:
+        largest = sorted(kept, key=lambda r: -(nodes[r.node].w * nodes[r.node].h))[:REMOVED_MAX]
+        kept = sorted(largest, key=lambda r: r.node)
+    return [{"xpath": nodes[r.node].xpath, "reason": r.reason, "bbox": _bbox(nodes[r.node].bbox)}
+            for r in kept], total
+
+
+def partial_of(extraction: ExtractionLike) -> tuple[bool, str]:
+    """(partial, why): read with getattr, an exporter's input need not know of partial results."""
+    partial = bool(getattr(extraction, "partial", False))
+    reason = getattr(extraction, "partial_reason", "") if partial else ""
+    return partial, str(reason or ("incomplete" if partial else ""))
+
+
 def to_json_dict(extraction: ExtractionLike, *, all_regions: bool = True) -> dict[str, Any]:
     """The JSON contract for one extraction (all regions, or only the main one); see :func:`json_schema`.
     ``"chosen"`` is there only when the user chose the list (then ``regions[0]``)."""
-    nodes = extraction.snapshot.nodes
-    removed = [{"xpath": nodes[r.node].xpath, "reason": r.reason, "bbox": _bbox(nodes[r.node].bbox)}
-               for r in extraction.cleaned.removed if 0 <= r.node < len(nodes)]
+    removed, removed_total = removed_list(extraction)
+    partial, partial_reason = partial_of(extraction)
     out: dict[str, Any] = {
         "visx": __version__,
         "source": extraction.source,
@@ -152,6 +176,9 @@ def to_json_dict(extraction: ExtractionLike, *, all_regions: bool = True) -> dic
         "created": extraction.created,
         "regions": [region_dict(extraction, k) for k in picked_regions(extraction, all_regions, data_only=False)],
         "removed": removed,
+        "removed_total": removed_total,
+        "partial": partial,
+        "partial_reason": partial_reason,
         "timings": dict(extraction.timings),
         "warnings": list(extraction.warnings) + [
             w for k in picked_regions(extraction, all_regions, data_only=False)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from visx.errors import RenderTimeoutError
 from visx.model import (
     ATTR_NAMES,
     SCOPE_FRAME,
@@ -25,13 +26,23 @@ from visx.model import (
     VIS_ZERO_SIZE,
 )
 from visx.render.columns import Columns, insert_forest
-from visx.render.thresholds import FRAME_ANSWER_S, MAX_FRAME_DEPTH, MAX_FRAMES, MIN_FRAME_AREA
+from visx.render.guard import CallTimeout, bounded, stop_scripts, unstick
+from visx.render.thresholds import (
+    CAPTURE_ANSWER_S,
+    CAPTURE_BUDGET_S,
+    CAPTURE_MAX_ELEMENTS,
+    FRAME_ANSWER_S,
+    FRAMES_BUDGET_S,
+    MAX_FRAME_DEPTH,
+    MAX_FRAMES,
+    MIN_FRAME_AREA,
+)
 
 if TYPE_CHECKING:
     from playwright.async_api import Frame, Page
 
 _JS: dict[str, str] = {}
-_CLOSED = re.compile(r'"closed":(\d+)\}\}$')
+_CLOSED = re.compile(r'"closed":(\d+),"cut":"[^"]*"\}\}$')
 
 _UNSEEN = VIS_DISPLAY_NONE | VIS_HIDDEN | VIS_TRANSPARENT | VIS_ZERO_SIZE
 _OWNER_JS = """(el) => { const s = window[Symbol.for('visx.els')];
@@ -45,10 +56,17 @@ def script(name: str) -> str:
     return _JS[name]
 
 
-def collect_args(roots: Any = None) -> dict[str, Any]:
+def collect_args(roots: Any = None, *, bounded: bool = False, cut: str = "") -> dict[str, Any]:
+    """``collect.js``'s arguments; ``bounded``: with the element and time limits of a whole-page
+    capture; ``cut``: a reason the capture is already known to be partial."""
     args: dict[str, Any] = {"props": list(STYLE_PROPS), "attrs": list(ATTR_NAMES)}
     if roots is not None:
         args["roots"] = roots
+    if bounded:
+        args["maxEls"] = CAPTURE_MAX_ELEMENTS
+        args["budgetMs"] = int(CAPTURE_BUDGET_S * 1000)
+    if cut:
+        args["cut"] = cut
     return args
 
 
@@ -67,8 +85,25 @@ async def capture(page: Page, log: FrameLog, notes: list[str], *, javascript: bo
     Frames are read at the same time (one that hangs costs its own time limit once,
     not once per frame). Hidden and tiny frames (trackers, sync pixels) are skipped:
     nothing in them is seen; so are blank ones with JavaScript off, which nothing filled."""
-    text: str = await page.main_frame.evaluate(script("collect.js"), collect_args())
-    m = _CLOSED.search(text[-400:])
+    from playwright.async_api import Error as PlaywrightError
+
+    label = page.url[:200]
+    stopped = await unstick(page)  # a page still inside an endless script answers nothing (reported as a cut)
+    args = collect_args(bounded=True, cut=stopped)
+    try:
+        try:
+            text: str = await bounded(page.main_frame.evaluate(script("collect.js"), args), CAPTURE_ANSWER_S)
+        except PlaywrightError:
+            if not stopped:
+                raise
+            # A stop still pending in the renderer may end the first script after it: once more.
+            text = await bounded(page.main_frame.evaluate(script("collect.js"), args), CAPTURE_ANSWER_S)
+    except CallTimeout as e:
+        await stop_scripts(page)
+        raise RenderTimeoutError(
+            f"{label}: the capture did not finish within {CAPTURE_ANSWER_S:g} s (the page's scripts kept it "
+            "from running); retry, or try --no-js", source=label) from e
+    m = _CLOSED.search(text[-600:])
     if m and int(m.group(1)):
         notes.append(f"walked {m.group(1)} closed shadow root(s), recorded as the page attached them")
     kids = [f for f in page.main_frame.child_frames if not f.is_detached()]
@@ -78,7 +113,13 @@ async def capture(page: Page, log: FrameLog, notes: list[str], *, javascript: bo
     if not dom.get("n"):
         return text
     budget = [MAX_FRAMES]
-    return await _with_frames(page.main_frame, dom, log, notes, 1, budget, javascript)
+    try:
+        # All frames together get one budget: thousands of frames must not add up.
+        return await asyncio.wait_for(_with_frames(page.main_frame, dom, log, notes, 1, budget, javascript),
+                                      FRAMES_BUDGET_S)
+    except TimeoutError:
+        notes.append(f"frames left out: they did not all answer within {FRAMES_BUDGET_S:g} s")
+        return text
 
 
 async def _with_frames(frame: Frame, dom: Columns, log: FrameLog, notes: list[str], depth: int,
@@ -139,7 +180,8 @@ async def _frame_columns(parent: Frame, child: Frame, label: str, log: FrameLog,
         if status >= 400:
             notes.append(f"frame {label} left out: it answered HTTP {status}")
             return None
-        text = await asyncio.wait_for(child.evaluate(script("collect.js"), collect_args()), FRAME_ANSWER_S)
+        text = await asyncio.wait_for(child.evaluate(script("collect.js"), collect_args(bounded=True)),
+                                      FRAME_ANSWER_S)
     except TimeoutError:
         notes.append(f"frame {label} left out: it did not answer within {FRAME_ANSWER_S:g} s")
         return None

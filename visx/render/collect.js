@@ -7,6 +7,7 @@
 // (see visx/model.py for the path form).
 // args.roots (optional): capture only these elements' flat subtrees, as a
 // forest (each root's parent is -1), e.g. the new rows of a list.
+// args.maxEls, args.budgetMs (optional): stop after this many elements or ms.
 (args) => {
   const PROPS = args.props;
   const ATTRS = args.attrs;
@@ -113,7 +114,20 @@
   for (let k = roots.length - 1; k >= 0; k--) {
     stack.push({el: roots[k], p: -1, scope: args.roots ? scopeOf(roots[k]) : 0, tail: '', xp: -1, xs: ''});
   }
+  // Bounds (thresholds.py): a huge or slow page is cut, in document order, with the reason
+  // said in page.cut; what was read is a whole tree (every parent precedes its children).
+  const MAX_ELS = args.maxEls || Infinity;
+  const END_AT = args.budgetMs ? performance.now() + args.budgetMs : Infinity;
+  let cut = args.cut || '';
   while (stack.length) {
+    if (els.length >= MAX_ELS) {
+      cut = (cut ? cut + '; ' : '') + `the page has more than ${MAX_ELS} elements; the capture stopped there`;
+      break;
+    }
+    if (performance.now() > END_AT) {  // every element: a patched accessor may take ms
+      cut = (cut ? cut + '; ' : '') + `the capture stopped after ${Math.round(args.budgetMs / 100) / 10} s at ${els.length} elements (the page reads slowly)`;
+      break;
+    }
     const e = stack.pop();
     const el = e.el;
     const i = els.length;
@@ -233,7 +247,7 @@
       page: {
         width: pageW, height: pageH, url: String(location.href),
         title: String(get(Document.prototype, 'title').call(document) || ''),
-        vw: window.innerWidth, vh: window.innerHeight, sx, sy, closed: closedWalked,
+        vw: window.innerWidth, vh: window.innerHeight, sx, sy, closed: closedWalked, cut,
       },
     });
   } finally {

@@ -32,7 +32,9 @@ from visx.model import PageSnapshot
 from visx.render.browser import ENGINE, OFFLINE_ARGS
 from visx.render.capture import FrameLog, capture
 from visx.render.context import context_options, cookie_list, hooks_script, reuse_key
+from visx.render.guard import attach
 from visx.render.settle import RequestTracker, Settle, network_idle, settle, wait_for_selector
+from visx.render.shot import screenshot
 from visx.render.snapshot_io import snapshot_from_dom
 from visx.render.thresholds import (
     AFTER_WAIT_FOR_S,
@@ -178,6 +180,7 @@ async def render_page(
     reuse = action is None  # a caller's action may leave listeners or state on the page
     lease = ENGINE.take_page(key) if reuse else None
     context, page = lease if lease is not None else await _open_page(browser, cfg, src, options)
+    await attach(context, page)  # bounds: lets a page stuck in a script be stopped (visx.render.guard)
     crash = asyncio.Event()
     detach: list[Callable[[], Awaitable[None]]] = []
     kept = False
@@ -618,16 +621,8 @@ async def _autoscroll(page: Page, tracker: RequestTracker, cfg: RenderConfig, de
     await page.evaluate("() => window.scrollTo(0, 0)")
 
 
-async def _screenshot(page: Page, cfg: RenderConfig, notes: list[str]) -> bytes:
-    dims = await page.evaluate(
-        "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
-    )
-    w, h = int(dims[0]), int(dims[1])
-    cap = cfg.screenshot_max_height
-    if h > cap or w > cap:
-        notes.append(f"screenshot capped at {min(w, cap)}x{min(h, cap)} px (page is {w}x{h})")
-        return await page.screenshot(full_page=True, clip={"x": 0, "y": 0, "width": min(w, cap), "height": min(h, cap)})
-    return await page.screenshot(full_page=True)
+async def _screenshot(page: Page, cfg: RenderConfig, notes: list[str]) -> bytes | None:
+    return await screenshot(page, cfg.screenshot_max_height, notes)  # bounds: visx.render.shot
 
 
 def render(source: str | Path, config: Config | None = None, *, action: PageAction | None = None) -> PageSnapshot:

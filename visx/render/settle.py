@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from visx.config import RenderConfig
 from visx.errors import ConfigError, RenderTimeoutError
-from visx.render.thresholds import LOADING_CHECK_S, POLL_S
+from visx.render.guard import STOPPED, CallTimeout, bounded, stop_scripts
+from visx.render.thresholds import CALL_S, CHURN_S, LOADING_CHECK_S, POLL_S
 
 if TYPE_CHECKING:
     from playwright.async_api import Frame, Page, Request
@@ -114,6 +115,10 @@ class Settle:
     """The DOM had been quiet for ``quiet_ms``."""
     loading: str = ""
     """A loading indicator still visible (its text or element), if any."""
+    churn_s: float = 0.0
+    """Settling stopped early: the DOM had kept changing this long with nothing in flight."""
+    stopped: bool = False
+    """The page's script did not yield (an endless loop?) and was stopped."""
 
     @property
     def busy(self) -> bool:
@@ -126,7 +131,12 @@ class Settle:
             out.append(f"{len(self.requests)} request(s) still in flight ({', '.join(self.requests[:2])})")
         if self.timers:
             out.append(f"{self.timers} timer(s) pending")
-        if not self.quiet:
+        if self.stopped:
+            out.append(STOPPED)
+        if self.churn_s:
+            out.append(f"the DOM kept changing for {self.churn_s:.1f} s with nothing left to load, so it "
+                       "was captured without waiting for the timeout")
+        elif not self.quiet and not self.stopped:
             out.append("the DOM still changing")
         if self.loading:
             out.append(f"a loading indicator showing ({self.loading[:60]!r})")
@@ -134,7 +144,8 @@ class Settle:
 
     def to_dict(self) -> dict[str, Any]:
         return {"settled": self.settled, "waited_s": round(self.waited_s, 3), "requests": self.requests[:10],
-                "timers": self.timers, "later": self.later, "quiet": self.quiet, "loading": self.loading}
+                "timers": self.timers, "later": self.later, "quiet": self.quiet, "loading": self.loading,
+                "churn_s": round(self.churn_s, 3), "stopped": self.stopped}
 
 
 async def settle(page: Page | Frame, tracker: RequestTracker, cfg: RenderConfig, deadline: float,
@@ -147,25 +158,39 @@ async def settle(page: Page | Frame, tracker: RequestTracker, cfg: RenderConfig,
     loading_cap = t0 + (cfg.network_idle_s if loading_s is None else loading_s)
     state: dict[str, Any] = {}
     next_loading = t0
+    busy_since = t0
     while True:
         now = time.perf_counter()
         check_loading = now >= next_loading and now < loading_cap
         if check_loading:
             next_loading = now + LOADING_CHECK_S
         try:
-            state = await page.evaluate(STATUS_JS, {"loading": check_loading, "words": list(LOADING_WORDS)})
+            # A page inside an endless script answers nothing: wait for it until the deadline only.
+            state = await bounded(page.evaluate(STATUS_JS, {"loading": check_loading, "words": list(LOADING_WORDS)}),
+                                  deadline - now + POLL_S)
+        except CallTimeout:
+            await stop_scripts(page)
+            return Settle(settled=False, waited_s=time.perf_counter() - t0, requests=tracker.pending(),
+                          quiet=False, stopped=True)
         except PlaywrightError:  # a navigation replaced the document: start over on the new one
             state = {"quiet": 0.0, "timers": 0, "later": 0, "loading": ""}
         loading = str(state.get("loading") or "") if check_loading else ""
-        done = (not tracker.inflight and not state["timers"] and state["quiet"] >= quiet
-                and (not loading or now >= loading_cap))
-        if done or now >= deadline:
+        idle = not tracker.inflight and not state["timers"] and (not loading or now >= loading_cap)
+        done = idle and state["quiet"] >= quiet
+        # Nothing in flight yet the DOM never rests (a ticker, an animation written in the DOM):
+        # waiting longer gains nothing, so settling ends early and says why.
+        if not idle or state["quiet"] >= quiet:
+            busy_since = now
+        churn = now - busy_since if now - busy_since >= CHURN_S else 0.0
+        if done or now >= deadline or churn:
             if not check_loading:  # say whether a loading indicator shows at capture time
-                with contextlib.suppress(PlaywrightError):
-                    last = await page.evaluate(STATUS_JS, {"loading": True, "words": list(LOADING_WORDS)})
+                with contextlib.suppress(PlaywrightError, CallTimeout):
+                    last = await bounded(page.evaluate(STATUS_JS, {"loading": True, "words": list(LOADING_WORDS)}),
+                                         CALL_S)
                     loading = str(last.get("loading") or "")
             return Settle(settled=done, waited_s=now - t0, requests=tracker.pending(), timers=int(state["timers"]),
-                          later=int(state.get("later") or 0), quiet=state["quiet"] >= quiet, loading=loading)
+                          later=int(state.get("later") or 0), quiet=state["quiet"] >= quiet, loading=loading,
+                          churn_s=0.0 if done else churn)
         await asyncio.sleep(min(POLL_S, max(0.0, deadline - now)))
 
 

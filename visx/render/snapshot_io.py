@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import math
 import operator
 import os
 import zlib
@@ -38,6 +39,8 @@ class PageMeta(BaseModel):
     sy: float = 0.0
     closed: int = 0
     """Closed shadow roots walked (``collect.js``)."""
+    cut: str = ""
+    """Why ``collect.js`` stopped before the end of the page (its element or time limit), if it did."""
 
 
 class DomColumns(BaseModel):
@@ -77,6 +80,14 @@ class DomColumns(BaseModel):
                 raise ValueError(f"column {name!r} has {len(getattr(self, name))} entries, expected {n}")
         if len(self.box) != 4 * n:
             raise ValueError("column 'box' must hold 4 numbers per element")
+        # NaN and infinity are not JSON, but Python's json reads them: a box made of
+        # them would sort, intersect and draw as garbage downstream, so it is refused.
+        if not all(map(math.isfinite, self.box)):
+            k = next(i for i, v in enumerate(self.box) if not math.isfinite(v))
+            raise ValueError(f"element {k // 4} has a box value that is not a finite number ({self.box[k]}); "
+                             "boxes must be finite")
+        if not (math.isfinite(self.page.width) and math.isfinite(self.page.height)):
+            raise ValueError("the page's width and height must be finite numbers")
         if any(len(s) != len(STYLE_PROPS) for s in self.styles):
             raise ValueError(f"every style tuple must hold {len(STYLE_PROPS)} properties")
         if n == 0:
@@ -118,6 +129,7 @@ class SnapshotFile(BaseModel):
     created: str
     extra: dict[str, Any] = {}
     warnings: list[str] = []
+    partial_reason: str = ""
     screenshot: str | None = None
     dom: DomColumns
 
@@ -194,6 +206,7 @@ def snapshot_from_dom(
     notes: list[str] | None = None,
     created: str = "",
     warnings: list[str] | None = None,
+    partial_reason: str = "",
 ) -> PageSnapshot:
     try:
         # Straight from the JSON text: no intermediate Python objects.
@@ -208,9 +221,22 @@ def snapshot_from_dom(
         raise
     if dom.n == 0:
         raise SnapshotError(f"{source}: the page has no document element", source=source)
-    snap = _snapshot(dom, source, status, javascript, timings or {}, partial, notes or [], created, {}, None)
+    cut = dom.page.cut
+    snap = _snapshot(dom, source, status, javascript, timings or {}, partial or bool(cut), notes or [], created,
+                     {}, None)
     snap.warnings = list(warnings or [])
+    if cut:
+        snap.warnings.append(f"{source}: the capture is partial: {cut}")
+    reasons = [partial_reason or (reason_from_notes(snap.notes) if partial else ""), cut]
+    snap.partial_reason = "; ".join(r for r in reasons if r)
     return snap
+
+
+def reason_from_notes(notes: list[str]) -> str:
+    """Why a capture is partial, from the render's notes (the ones that made it partial)."""
+    keys = ("partial", "stopped", "not settled", "timed out")
+    picked = [n for n in notes if any(k in n for k in keys)]
+    return "; ".join(dict.fromkeys(picked)) or "the render did not finish (see the notes)"
 
 
 def _snapshot(
@@ -267,6 +293,7 @@ def save_snapshot(snap: PageSnapshot, path: str | os.PathLike[str]) -> None:
         "created": snap.created,
         "extra": snap.extra,
         "warnings": snap.warnings,
+        "partial_reason": snap.partial_reason,
         "screenshot": base64.b64encode(snap.screenshot_png).decode() if snap.screenshot_png else None,
         "dom": columns_from_table(snap.nodes, page),
     }
@@ -319,4 +346,5 @@ def load_snapshot(path: str | os.PathLike[str]) -> PageSnapshot:
         f.dom, f.source, f.status, f.javascript, f.timings, f.partial, f.notes, f.created, f.extra, shot
     )
     snap.warnings = list(f.warnings)
+    snap.partial_reason = f.partial_reason or (reason_from_notes(f.notes) if f.partial else "")
     return snap

@@ -2,13 +2,46 @@
 
 from __future__ import annotations
 
-CAPTURE_ALLOWANCE_S = 30.0
-"""Extra time beyond ``timeout_s`` for the ``action`` hook and the capture.
+CALL_S = 2.0
+"""Deadline of a control call that needs no page script to finish (open a DevTools session,
+stop a script, close a tab, take a tab to about:blank): they answer in milliseconds, so
+a call past this means a stuck renderer or browser, never a slow one."""
 
-``timeout_s`` bounds navigation and settling; the capture of a 50k-element
-page takes about 2 s here, so 30 s only trips on a hung renderer (an endless
-script loop, a crash Chromium did not report), never on a slow capture.
-"""
+SCRIPT_PROBE_S = 2.0
+"""Time a trivial ``evaluate`` gets before the capture: a page that cannot run ``0`` in two
+seconds is inside an endless (or pathologically long) script, which is then stopped. Layout
+of a 200k-element page holds the renderer about a second; real pages far less."""
+
+CAPTURE_MAX_ELEMENTS = 60_000
+"""Elements ``collect.js`` reads at most, in document order; the rest is cut with a
+warning. Real list pages hold 1-15k elements (a 50k one captures in about 2 s here);
+a 200k-element page would take 28 s and 1.4 GB to capture and analyse."""
+
+CAPTURE_BUDGET_S = 3.0
+"""Time ``collect.js`` may walk the page; it stops at the element it reached, with a
+warning. 60k plain elements take about 2.5 s; pages whose DOM accessors are patched
+to be slow are cut here instead of running for minutes."""
+
+CAPTURE_ANSWER_S = CAPTURE_BUDGET_S + 2.0
+"""Deadline of the capture call: the walk's budget plus serialising and sending the
+JSON (about 1 s for 60k elements); past it the page's script is stopped."""
+
+FRAMES_BUDGET_S = 2.5
+"""Time all the frames of a page get to answer the capture, together."""
+
+CAPTURE_ALLOWANCE_S = 10.0
+"""Extra time beyond ``timeout_s`` after which a render ends whatever the page does
+(its tab closed, an error raised). Each step after settling has its own, shorter bound
+(the probe 2 s, the capture 5 s, frames 2.5 s, the screenshot ``SCREENSHOT_S``), so only
+a renderer that ignores even ``Runtime.terminateExecution`` gets this far."""
+
+SCREENSHOT_S = 5.0
+"""Deadline of the screenshot: a 1280x16384 px one takes about 1.5 s here."""
+
+SCREENSHOT_MAX_PIXELS = 40_000_000
+"""Pixels of a screenshot at most (width x height, beyond the per-side cap): 160 MB as
+RGBA while Chromium and Pillow hold it, under Pillow's 89 M "decompression bomb"
+warning; a 1280 px wide page still gets 31k px of height."""
 
 IDLE_PAGES_MAX = 4
 """Open pages kept per render settings for reuse. A batch renders two at a time
@@ -31,7 +64,7 @@ MAX_FRAME_DEPTH = 4
 """Frames inside frames followed this deep: a list is rarely more than one frame
 down, and a frame that embeds itself must not recurse without end."""
 
-FRAME_ANSWER_S = 5.0
+FRAME_ANSWER_S = 2.0
 """Time a frame gets to answer the capture. A frame busy in an endless script
 (its own process when cross-origin) is left out with a note instead of
 holding the whole page until the hard cap."""
@@ -51,6 +84,12 @@ AFTER_WAIT_FOR_S = 2.0
 """After ``--wait-for`` matched, settling gets at most this long (or 4x ``quiet_ms``): the
 user named what to wait for, so a page that never goes quiet (a live feed beside
 the list) costs this, not the whole timeout."""
+
+CHURN_S = 4.0
+"""Settling ends early once the DOM has kept changing this long while none of the page's
+requests or short timers is pending: a ticker or a DOM animation never rests, and waiting
+for the whole timeout would only delay the same capture (flagged partial, with why).
+Lists arriving in chunks from their own requests keep a request in flight and are waited for."""
 
 POLL_S = 0.05
 """How often settling asks the page whether it is done: short enough that a quiet

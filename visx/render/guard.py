@@ -1,0 +1,100 @@
+"""Stopping a page whose script never yields, and deadlines on calls to the page.
+
+A renderer busy in an endless script answers no ``page.evaluate`` until the
+script ends, so every call on the control path is bounded here. The DevTools
+session that can stop the script (``Runtime.terminateExecution``, which the
+renderer serves between two JS instructions) must be attached while the page
+is still responsive: :func:`attach` runs when a tab is opened or reused, before
+any page script runs; a session attached to a stuck renderer never answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import weakref
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from visx.render.thresholds import CALL_S, SCRIPT_PROBE_S
+
+if TYPE_CHECKING:
+    from playwright.async_api import BrowserContext, CDPSession, Frame, Page
+
+T = TypeVar("T")
+
+_SESSIONS: weakref.WeakKeyDictionary[Any, CDPSession] = weakref.WeakKeyDictionary()
+"""page -> its DevTools session (a reused tab keeps the one it was opened with)."""
+
+STOPPED = ("the page's script was still running at capture time (an endless loop?); "
+           "it was stopped and the page captured as it stood")
+"""Why a capture is partial when the page's script had to be stopped."""
+
+
+class CallTimeout(Exception):
+    """A call to the page did not answer within its deadline."""
+
+
+async def bounded(call: Awaitable[T], seconds: float) -> T:
+    """``call`` or :class:`CallTimeout` after ``seconds``: no call on a page may wait forever."""
+    try:
+        return await asyncio.wait_for(call, max(0.05, seconds))
+    except TimeoutError as e:
+        raise CallTimeout(f"no answer within {seconds:.1f} s") from e
+
+
+async def attach(context: BrowserContext, page: Page) -> None:
+    """Open the page's DevTools session now, while the page still answers (best effort)."""
+    if page in _SESSIONS:
+        return
+    with contextlib.suppress(Exception):  # without it a stuck page is still closed at the cap
+        _SESSIONS[page] = await bounded(context.new_cdp_session(page), CALL_S)
+
+
+async def stop_scripts(page: Page | Frame) -> bool:
+    """Stop the script running in the page (a frame's page); False when that could not be done."""
+    session = _SESSIONS.get(getattr(page, "page", page))
+    if session is None:
+        return False
+    try:
+        await bounded(session.send("Runtime.terminateExecution"), CALL_S)
+    except Exception:  # the session is gone with its renderer: the caller closes the page
+        return False
+    return True
+
+
+async def responsive(page: Page, seconds: float = SCRIPT_PROBE_S) -> bool:
+    """The page's main frame runs a trivial script within ``seconds``.
+
+    A stop requested while the renderer was busy outside JS (parsing, layout) is served
+    at the next script, which it ends: such a failed probe is retried, so the stop is
+    spent on the probe, never on the capture that follows.
+    """
+    from playwright.async_api import Error as PlaywrightError
+
+    end = time.perf_counter() + seconds
+    while True:
+        try:
+            await bounded(page.evaluate("0"), end - time.perf_counter())
+            return True
+        except CallTimeout:
+            return False
+        except PlaywrightError:  # the stop landed on this probe, or a navigation: ask again
+            if time.perf_counter() >= end:
+                return True
+            await asyncio.sleep(0.02)
+
+
+async def unstick(page: Page) -> str:
+    """When the page's script does not yield, stop it: the reason to report ('' when the page answered)."""
+    if await responsive(page):
+        return ""
+    # A timer or an interval may start the loop again between the stop and the next call.
+    for _ in range(3):
+        if not await stop_scripts(page):
+            break
+        if await responsive(page, CALL_S):
+            break
+    # Still no answer: the caller's own deadline ends the render.
+    return STOPPED
