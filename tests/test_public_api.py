@@ -13,6 +13,7 @@ import visx
 
 EXPECTED_ALL = {
     "BatchResult",
+    "BatchSummary",
     "BrowserNotFoundError",
     "Config",
     "ConfigError",
@@ -47,6 +48,7 @@ EXPECTED_ALL = {
     "render_async",
     "render_many",
     "render_many_async",
+    "run_batch",
 }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import visx.log  # noqa: F401  (the "visx" logger and its NullHandler)
 from visx.batch import BatchResult, extract_many, render_many
+from visx.batch.run import BatchSummary, run_batch
 from visx.batch_async import extract_many_async, render_many_async
 from visx.config import Config
 from visx.errors import (
@@ -42,6 +43,7 @@ from visx.version import __version__
 
 __all__ = [
     "BatchResult",
+    "BatchSummary",
     "BrowserNotFoundError",
     "Config",
     "ConfigError",
@@ -76,4 +78,5 @@ __all__ = [
     "render_async",
     "render_many",
     "render_many_async",
+    "run_batch",
 ]

@@ -90,7 +90,7 @@ def with_retries(fn: Callable[[], T], policy: RetryPolicy, label: str) -> tuple[
 
     retrying = Retrying(
         stop=stop_after_attempt(policy.retries + 1),
-        wait=wait_exponential_jitter(initial=policy.initial, max=policy.max_wait, jitter=policy.jitter),
+        wait=wait_exponential_jitter(multiplier=policy.initial, max=policy.max_wait, jitter=policy.jitter),
         retry=retry_if_exception(lambda e: kind_of(e) == "transient"),
         before_sleep=before_sleep,
         reraise=True,
