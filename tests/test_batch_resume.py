@@ -30,7 +30,14 @@ import visx
 from visx.batch.retry import RetryPolicy, kind_of
 from visx.batch.work import Task, WorkSettings, run_task
 from visx.config import Config, RenderConfig
-from visx.errors import DnsError, ExportError, HttpStatusError, NonHtmlContentError, RenderTimeoutError, UnreachableError
+from visx.errors import (
+    DnsError,
+    ExportError,
+    HttpStatusError,
+    NonHtmlContentError,
+    RenderTimeoutError,
+    UnreachableError,
+)
 from visx.export.sqlite import table_name
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +108,7 @@ def test_old_layout_is_refused_with_the_way_out(tmp_path: Path) -> None:
     con.executescript("CREATE TABLE extractions (id INTEGER PRIMARY KEY, source TEXT);"
                       "CREATE TABLE regions (id INTEGER PRIMARY KEY, extraction_id INTEGER);")
     con.close()
-    with pytest.raises(ExportError, match="older visx.*new .sqlite"):
+    with pytest.raises(ExportError, match=r"older visx.*new \.sqlite"):
         visx.run_batch([SNAP], db)
 
 
