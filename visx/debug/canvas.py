@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from visx.debug.thresholds import MAX_WIDTH, WIREFRAME_MAX_TEXTS
+from visx.debug.thresholds import MAX_DECODE_PIXELS, MAX_WIDTH, WIREFRAME_MAX_TEXTS
 from visx.model import NON_CONTENT_TAGS
 
 if TYPE_CHECKING:
@@ -63,13 +63,20 @@ class Canvas:
 def make_canvas(snap: PageSnapshot, max_height: int) -> Canvas:
     """The screenshot of ``snap`` cropped at ``max_height``, or a wireframe of it."""
     page_w, page_h = _page_size(snap)
+    notes: list[str] = []
     if snap.screenshot_png:
-        shot = _open_png(snap.screenshot_png)
-        if shot is not None:
-            return _from_screenshot(shot, page_w, page_h, max_height)
+        size = png_size(snap.screenshot_png)
+        if size is not None and size[0] * size[1] > MAX_DECODE_PIXELS:
+            notes.append(f"the screenshot is {size[0]}x{size[1]} px, too large to draw (more than "
+                         f"{MAX_DECODE_PIXELS // 1_000_000} M pixels): boxes are drawn on a wireframe of the page's text")
+        else:
+            shot = _open_png(snap.screenshot_png)
+            if shot is not None:
+                return _from_screenshot(shot, page_w, page_h, max_height)
     w, h = min(page_w, MAX_WIDTH), min(page_h, max_height)
-    notes = ["no screenshot in this snapshot: boxes are drawn on a wireframe of the page's text; "
-             "run `visx report` on the page itself (or with --rerender) for the real picture"]
+    if not notes:
+        notes.append("no screenshot in this snapshot: boxes are drawn on a wireframe of the page's text; "
+                     "run `visx report` on the page itself (or with --rerender) for the real picture")
     if h < page_h or w < page_w:
         notes.append(_cut_note(w, h, page_w, page_h))
     return Canvas(_wireframe(snap, w, h), screenshot=False, notes=notes)
@@ -79,13 +86,27 @@ def _page_size(snap: PageSnapshot) -> tuple[int, int]:
     return max(1, math.ceil(snap.width)), max(1, math.ceil(snap.height))
 
 
+def png_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG's header, without decoding it; None when it is not a PNG."""
+    if len(data) < 24 or not data.startswith(b"\x89PNG\r\n\x1a\n") or data[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
 def _open_png(data: bytes) -> Image.Image | None:
+    """The decoded image, or None when it cannot be (corrupt, or a "decompression bomb" that
+    slipped past :func:`png_size`): the report then falls back to a wireframe, never fails."""
+    import warnings
+
     from PIL import Image, UnidentifiedImageError
 
     try:
-        img = Image.open(io.BytesIO(data))
-        img.load()
-    except (UnidentifiedImageError, OSError, ValueError):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            img = Image.open(io.BytesIO(data))
+            img.load()
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError,
+            Image.DecompressionBombWarning):
         return None
     return img
 

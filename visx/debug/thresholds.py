@@ -8,6 +8,12 @@ MAX_WIDTH: Final = 4096
 """Wider pages are cropped at the right: layout bugs (a 20 000 px carousel) must not
 blow up the image; content that matters sits in the first viewport widths."""
 
+MAX_DECODE_PIXELS: Final = 64_000_000
+"""Screenshots larger than this (width x height) are not decoded: 256 MB as RGBA, under
+Pillow's "decompression bomb" limit (179 M pixels, an error), which a 16384x16384 capture
+passed. visx's own captures stay under 40 M (``visx.render.thresholds``); a larger one comes
+from another tool or an old snapshot, and is drawn as a wireframe with a note."""
+
 PNG_COMPRESS_LEVEL: Final = 1
 """zlib level for the written PNGs: on annotated 1280x4160 and 1280x7171 screenshots level 1
 was never slower than the default 6 and up to 1.8x faster (0.15 s vs 0.27 s), for files

@@ -13,6 +13,7 @@ import asyncio
 import atexit
 import concurrent.futures
 import contextlib
+import logging
 import os
 import shutil
 import threading
@@ -22,12 +23,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from visx.errors import BrowserNotFoundError
-from visx.render.thresholds import IDLE_PAGES_MAX
+from visx.render import procs
+from visx.render.thresholds import CALL_S, IDLE_PAGES_MAX, RETIRE_WAIT_S, RSS_CHECK_S
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, Page, Playwright
 
 T = TypeVar("T")
+_log = logging.getLogger(__name__)
 
 DEBIAN_CHROMIUM = Path("/usr/lib/chromium/chromium")
 PATH_NAMES = ("chromium", "chromium-browser", "google-chrome")
@@ -81,9 +84,17 @@ class Engine:
         self._pw: Playwright | None = None
         self._browsers: dict[tuple[str, tuple[str, ...]], Browser] = {}
         self._launch_lock: asyncio.Lock | None = None
+        self._closing: set[asyncio.Future[None]] = set()
         self._idle: dict[tuple[Any, ...], list[tuple[BrowserContext, Page]]] = {}
         """Pages left open after a clean render, by (browser, viewport, JS): the next render
         with the same settings navigates one instead of opening a tab (~0.25 s saved)."""
+        self._served: dict[Browser, int] = {}
+        """Pages started on each live browser (for ``RenderConfig.restart_every``)."""
+        self._pids: dict[Browser, int] = {}
+        """Each browser's main process, to measure its memory and to kill it if it hangs."""
+        self._rss_checked = 0.0
+        self.restarts = 0
+        """Browsers retired so far (restarts for memory, age or a hang), for reports and tests."""
 
     def _ensure_loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -115,8 +126,14 @@ class Engine:
         """Await ``coro`` (run on the browser thread) from any event loop."""
         return await asyncio.wrap_future(self.submit(coro))
 
-    async def browser(self, explicit: Path | None, args: tuple[str, ...]) -> tuple[Browser, float]:
-        """The shared browser for these launch args; (browser, seconds spent launching)."""
+    async def browser(self, explicit: Path | None, args: tuple[str, ...], *, restart_every: int = 0,
+                      restart_rss_mb: int = 0) -> tuple[Browser, float]:
+        """The shared browser for these launch args; (browser, seconds spent launching).
+
+        A browser that has served ``restart_every`` pages, or whose processes hold more than
+        ``restart_rss_mb`` MB, is retired first: new pages go to a fresh one, while pages in
+        flight finish on the old one, which is closed once they have (:meth:`_retire`).
+        """
         if self._launch_lock is None:
             self._launch_lock = asyncio.Lock()
         async with self._launch_lock:
@@ -134,9 +151,15 @@ class Engine:
             key = (str(exe), args)
             b = self._browsers.get(key)
             if b is not None and b.is_connected():
-                return b, 0.0
+                why = self._restart_reason(b, restart_every, restart_rss_mb)
+                if not why:
+                    self._served[b] = self._served.get(b, 0) + 1
+                    return b, 0.0
+                _log.info("restarting the browser: %s", why)
+                self._retire(b)
             from playwright.async_api import Error as PlaywrightError
 
+            before = procs.browser_pids()
             try:
                 b = await self._pw.chromium.launch(executable_path=str(exe), args=[*LAUNCH_ARGS, *args],
                                                    headless=True)
@@ -144,8 +167,64 @@ class Engine:
                 raise BrowserNotFoundError(
                     f"Chromium at {exe} failed to start ({str(e).splitlines()[0]}); {INSTALL_HINT}"
                 ) from e
+            new = procs.browser_pids() - before
+            if len(new) == 1:
+                self._pids[b] = new.pop()
             self._browsers[key] = b
+            self._served[b] = 1
             return b, time.perf_counter() - t0
+
+    def _restart_reason(self, b: Browser, every: int, rss_mb: int) -> str:
+        if every and self._served.get(b, 0) >= every:
+            return f"it has rendered {self._served[b]} pages (render.restart_every={every})"
+        pid = self._pids.get(b)
+        if rss_mb and pid is not None and time.monotonic() - self._rss_checked >= RSS_CHECK_S:
+            self._rss_checked = time.monotonic()
+            held = procs.tree_rss_mb(pid)
+            if held > rss_mb:
+                return f"its processes hold {held:.0f} MB (render.restart_rss_mb={rss_mb})"
+        return ""
+
+    def _retire(self, b: Browser, *, kill: bool = False) -> None:
+        """Take ``b`` out of service: no new page goes to it; closed once its pages are done
+        (at once, its processes killed, with ``kill``: it stopped answering)."""
+        self.restarts += 1
+        for key, b2 in list(self._browsers.items()):
+            if b2 is b:
+                del self._browsers[key]
+        idle = [page for key, pages in self._idle.items() if key and key[0] is b for page in pages]
+        self._idle = {key: pages for key, pages in self._idle.items() if not (key and key[0] is b)}
+        self._served.pop(b, None)
+        pid = self._pids.pop(b, None)
+        task = asyncio.ensure_future(self._close_when_done(b, pid, idle, kill))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _close_when_done(self, b: Browser, pid: int | None, idle: list[tuple[BrowserContext, Page]],
+                               kill: bool) -> None:
+        for context, _page in idle:
+            with contextlib.suppress(Exception):  # it goes with the browser anyway
+                await asyncio.wait_for(context.close(), CALL_S)
+        end = time.monotonic() + RETIRE_WAIT_S
+        while not kill and b.contexts and time.monotonic() < end:
+            await asyncio.sleep(0.2)
+        try:
+            await asyncio.wait_for(b.close(), CALL_S * 2)
+        except Exception:  # it does not answer: end it
+            if pid is not None:
+                procs.kill_tree(pid)
+
+    async def discard(self, context: BrowserContext) -> None:
+        """Close a render's context; a browser that cannot even do that is retired and killed."""
+        try:
+            await asyncio.wait_for(context.close(), CALL_S * 2)
+        except TimeoutError:
+            b = context.browser
+            if b is not None and any(b2 is b for b2 in self._browsers.values()):
+                _log.warning("the browser stopped answering; it is restarted")
+                self._retire(b, kill=True)
+        except Exception:  # closed already, with a crashed page or the browser
+            pass
 
     def take_page(self, key: tuple[Any, ...]) -> tuple[BrowserContext, Page] | None:
         """An idle open page for these settings, if one is left (browser thread only)."""
@@ -166,10 +245,19 @@ class Engine:
 
     async def _aclose(self) -> None:
         self._idle.clear()  # their contexts close with the browsers
+        for task in list(self._closing):
+            with contextlib.suppress(Exception):  # a retired browser that will not close is killed below
+                await asyncio.wait_for(task, CALL_S * 3)
         for b in list(self._browsers.values()):
-            with contextlib.suppress(Exception):  # already gone: nothing left to close
-                await b.close()
+            try:
+                await asyncio.wait_for(b.close(), CALL_S * 5)
+            except Exception:  # already gone, or hung: nothing may be left behind
+                pid = self._pids.get(b)
+                if pid is not None:
+                    procs.kill_tree(pid)
         self._browsers.clear()
+        self._pids.clear()
+        self._served.clear()
         if self._pw is not None:
             with contextlib.suppress(Exception):  # driver already exited
                 await self._pw.stop()

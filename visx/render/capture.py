@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -26,8 +27,9 @@ from visx.model import (
     VIS_ZERO_SIZE,
 )
 from visx.render.columns import Columns, insert_forest
-from visx.render.guard import CallTimeout, bounded, stop_scripts, unstick
+from visx.render.guard import CallTimeout, bounded, responsive, stop_scripts, unstick
 from visx.render.thresholds import (
+    CALL_S,
     CAPTURE_ANSWER_S,
     CAPTURE_BUDGET_S,
     CAPTURE_MAX_ELEMENTS,
@@ -36,6 +38,7 @@ from visx.render.thresholds import (
     MAX_FRAME_DEPTH,
     MAX_FRAMES,
     MIN_FRAME_AREA,
+    RETRY_BUDGET_MS,
 )
 
 if TYPE_CHECKING:
@@ -85,24 +88,10 @@ async def capture(page: Page, log: FrameLog, notes: list[str], *, javascript: bo
     Frames are read at the same time (one that hangs costs its own time limit once,
     not once per frame). Hidden and tiny frames (trackers, sync pixels) are skipped:
     nothing in them is seen; so are blank ones with JavaScript off, which nothing filled."""
-    from playwright.async_api import Error as PlaywrightError
 
     label = page.url[:200]
     stopped = await unstick(page)  # a page still inside an endless script answers nothing (reported as a cut)
-    args = collect_args(bounded=True, cut=stopped)
-    try:
-        try:
-            text: str = await bounded(page.main_frame.evaluate(script("collect.js"), args), CAPTURE_ANSWER_S)
-        except PlaywrightError:
-            if not stopped:
-                raise
-            # A stop still pending in the renderer may end the first script after it: once more.
-            text = await bounded(page.main_frame.evaluate(script("collect.js"), args), CAPTURE_ANSWER_S)
-    except CallTimeout as e:
-        await stop_scripts(page)
-        raise RenderTimeoutError(
-            f"{label}: the capture did not finish within {CAPTURE_ANSWER_S:g} s (the page's scripts kept it "
-            "from running); retry, or try --no-js", source=label) from e
+    text = await _collect_main(page, label, stopped)
     m = _CLOSED.search(text[-600:])
     if m and int(m.group(1)):
         notes.append(f"walked {m.group(1)} closed shadow root(s), recorded as the page attached them")
@@ -120,6 +109,39 @@ async def capture(page: Page, log: FrameLog, notes: list[str], *, javascript: bo
     except TimeoutError:
         notes.append(f"frames left out: they did not all answer within {FRAMES_BUDGET_S:g} s")
         return text
+
+
+async def _collect_main(page: Page, label: str, stopped: str) -> str:
+    """``collect.js`` on the main frame, within ``CAPTURE_ANSWER_S``.
+
+    A walk that outlives its deadline (layout of a huge page before it even starts, accessors
+    the page made slow) is stopped and run once more with a short budget: the top of the page,
+    flagged partial, rather than nothing. A stop still pending in the renderer ends the
+    first script after it ("execution context destroyed"): that one is simply run again.
+    """
+    from playwright.async_api import Error as PlaywrightError
+
+    args = collect_args(bounded=True, cut=stopped)
+    end = time.perf_counter() + CAPTURE_ANSWER_S
+    retried = False
+    while True:
+        try:
+            text: str = await bounded(page.main_frame.evaluate(script("collect.js"), args), end - time.perf_counter())
+            return text
+        except PlaywrightError:
+            if time.perf_counter() > end - 0.5 or retried:
+                raise
+            retried = True
+        except CallTimeout as e:
+            await stop_scripts(page)
+            if args.get("budgetMs") == RETRY_BUDGET_MS or not await responsive(page, CALL_S):
+                raise RenderTimeoutError(
+                    f"{label}: the capture did not finish within {CAPTURE_ANSWER_S:g} s (the page's scripts "
+                    "kept it from running); retry, or try --no-js", source=label) from e
+            args = {**args, "budgetMs": RETRY_BUDGET_MS,
+                    "cut": "; ".join(x for x in (stopped, f"the capture took over {CAPTURE_ANSWER_S:g} s and "
+                                                 "was run again with a shorter budget") if x)}
+            end = time.perf_counter() + RETRY_BUDGET_MS / 1000 + CALL_S
 
 
 async def _with_frames(frame: Frame, dom: Columns, log: FrameLog, notes: list[str], depth: int,

@@ -175,7 +175,8 @@ async def render_page(
     from playwright.async_api import Error as PlaywrightError
 
     options = context_options(cfg)  # a bad storage state fails here, before any launch
-    browser, launch_s = await ENGINE.browser(cfg.chromium, args)
+    browser, launch_s = await ENGINE.browser(cfg.chromium, args, restart_every=cfg.restart_every,
+                                             restart_rss_mb=cfg.restart_rss_mb)
     key = (browser, *reuse_key(cfg))
     reuse = action is None  # a caller's action may leave listeners or state on the page
     lease = ENGINE.take_page(key) if reuse else None
@@ -195,8 +196,7 @@ async def render_page(
         raise _map_error(src, e, [], []) from e
     finally:
         if not kept:
-            with contextlib.suppress(Exception):  # context died with a crashed page
-                await context.close()
+            await ENGINE.discard(context)  # bounded; a browser that hangs here is restarted
 
 
 async def _open_page(browser: Browser, cfg: RenderConfig, src: Source,

@@ -26,6 +26,10 @@ CAPTURE_ANSWER_S = CAPTURE_BUDGET_S + 2.0
 """Deadline of the capture call: the walk's budget plus serialising and sending the
 JSON (about 1 s for 60k elements); past it the page's script is stopped."""
 
+RETRY_BUDGET_MS = 1000
+"""The walk's budget when a capture that outlived ``CAPTURE_ANSWER_S`` is run again (the
+page's layout is done by then, so the second walk starts at once)."""
+
 FRAMES_BUDGET_S = 2.5
 """Time all the frames of a page get to answer the capture, together."""
 
@@ -42,6 +46,14 @@ SCREENSHOT_MAX_PIXELS = 40_000_000
 """Pixels of a screenshot at most (width x height, beyond the per-side cap): 160 MB as
 RGBA while Chromium and Pillow hold it, under Pillow's 89 M "decompression bomb"
 warning; a 1280 px wide page still gets 31k px of height."""
+
+RSS_CHECK_S = 5.0
+"""How often (at most) the browser's memory is measured for ``render.restart_rss_mb``: reading
+``/proc`` for its few dozen processes takes a few ms, not to be paid on every page."""
+
+RETIRE_WAIT_S = 120.0
+"""A retired browser is closed once its pages in flight are done, or after this long: longer
+than a render's own hard cap at the default timeout, so no page is cut short by a restart."""
 
 IDLE_PAGES_MAX = 4
 """Open pages kept per render settings for reuse. A batch renders two at a time
