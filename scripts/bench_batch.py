@@ -1,76 +1,211 @@
-"""Wall time of ``visx.extract_many`` over a batch of pages, one render at a time against several.
+"""Batches measured: speed by render workers, peak memory, and a SIGKILL halfway then ``--resume``.
 
-    .venv/bin/python scripts/bench_batch.py [--pages 12] [--delay 0.5] [--jobs 1 2 3]
+    .venv/bin/python scripts/bench_batch.py                       # 300 pages x 1/2/4 workers, 2,000 for memory
+    .venv/bin/python scripts/bench_batch.py --pages 60 --memory-pages 200 --kill-pages 60   # a quick run
 
-Serves the demo page from a real local HTTP server that waits ``--delay``
-seconds before each answer (a remote server's latency: 0 measures the local
-machine alone), extracts it ``--pages`` times under distinct URLs, and prints
-the wall time per job count with the speed-up over one job, then one JSON line.
-Rendering is done by Chromium's processes and waiting on the network, so a
-second worker pays off when pages wait on the network; on a 2-core machine
-with no latency the renders compete for the same cores.
+The pages come from a real local HTTP server (``tests/batch_site.py``): list pages of three
+record schemas, 6 to 11 records each, and for the kill run one URL in ten misbehaving
+(404, 410, 500, 502, a PDF, a reset connection, a hang past ``--timeout``).
+
+1. Speed: ``visx.run_batch`` of ``--pages`` pages into SQLite with 1, 2 and 4 workers: pages/s
+   and the ratio to one worker.
+2. Memory: ``visx extract --sources-from`` over ``--memory-pages`` pages in a subprocess; the
+   memory of it and its Chromium processes summed (PSS), sampled every 0.25 s (``/proc``): peak, and
+   the total at the first and last tenth of the run (flat or growing?).
+3. Kill and resume: ``visx extract`` over ``--kill-pages`` URLs (10% faulty) killed with
+   SIGKILL when half its sources are in the job list, then run again with ``--resume``:
+   good pages lost, pages duplicated, faulty URLs without a failure and its reason.
+
+Prints the figures, then one JSON line.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
 import sys
+import tempfile
 import threading
 import time
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from batch_site import Site, batch_urls, records_of  # noqa: E402
 
 import visx  # noqa: E402
 from visx.config import Config, RenderConfig  # noqa: E402
 
 
-def serve(delay: float) -> ThreadingHTTPServer:
-    class Handler(SimpleHTTPRequestHandler):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, directory=str(ROOT / "fixtures"), **kwargs)
+def tree_rss(pid: int) -> int:
+    """RSS in bytes of ``pid`` and all its descendants (from /proc)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{d}/stat").read_text()
+            fields = stat[stat.rindex(")") + 2:].split()
+            children.setdefault(int(fields[1]), []).append(int(d))
+        except (OSError, ValueError, IndexError):
+            continue
+        rss[int(d)] = _pss(int(d))
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        total += rss.get(p, 0)
+        todo.extend(children.get(p, []))
+    return total
 
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
 
-        def do_GET(self) -> None:
-            if self.path.split("?")[0].endswith(".html"):
-                time.sleep(delay)
-            self.path = self.path.split("?")[0]
-            super().do_GET()
+def _pss(pid: int) -> int:
+    """Proportional set size (shared pages split among the processes that share them: Chromium's
+    processes share most of their memory, and their RSS summed would count it many times)."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd
+
+def group_alive(pgid: int, wait_s: float) -> bool:
+    """Whether a process of group ``pgid`` is still running after ``wait_s`` seconds."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        if time.monotonic() > deadline:
+            return True
+        time.sleep(0.1)
+
+
+def speed(site: Site, pages: int, workers: list[int], cfg: Config, tmp: Path) -> dict[int, float]:
+    visx.extract(site.url("p/0.html?warm"), cfg)  # the browser starts outside the timings
+    rates: dict[int, float] = {}
+    for w in workers:
+        urls = [site.url(f"p/{n}.html?w={w}") for n in range(pages)]
+        s = visx.run_batch(urls, tmp / f"speed{w}.sqlite", cfg, workers=w)
+        rates[w] = s.ok / s.wall_s
+        print(f"speed: {w} worker(s): {s.ok}/{pages} pages in {s.wall_s:.1f} s, {rates[w]:.2f} pages/s, "
+              f"{rates[w] / rates[workers[0]]:.2f}x {workers[0]} worker(s)", flush=True)
+    return rates
+
+
+def cli(listing: Path, out: Path, timeout: float, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "visx", "extract", "--sources-from", str(listing), "-o", str(out),
+            "--no-js", "--timeout", str(timeout), "-q", *extra]
+
+
+def memory(site: Site, pages: int, tmp: Path) -> dict[str, float]:
+    listing = tmp / "mem.txt"
+    listing.write_text("\n".join(site.url(f"p/{n}.html?m=1") for n in range(pages)) + "\n")
+    proc = subprocess.Popen(cli(listing, tmp / "mem.sqlite", 10), stderr=subprocess.DEVNULL, start_new_session=True)
+    samples: list[tuple[float, int]] = []
+    t0 = time.monotonic()
+    while proc.poll() is None:
+        samples.append((time.monotonic() - t0, tree_rss(proc.pid)))
+        time.sleep(0.25)
+    wall = time.monotonic() - t0
+    tenth = max(len(samples) // 10, 1)
+    mb = 1 / 2**20
+    out = {"pages": pages, "wall_s": round(wall, 1), "peak_mb": round(max(r for _, r in samples) * mb),
+           "first_tenth_mb": round(max(r for _, r in samples[:tenth]) * mb),
+           "last_tenth_mb": round(max(r for _, r in samples[-tenth:]) * mb)}
+    print(f"memory: {pages} pages in {wall:.0f} s; python + chromium PSS peak {out['peak_mb']} MB; "
+          f"max over the first tenth {out['first_tenth_mb']} MB, over the last tenth {out['last_tenth_mb']} MB",
+          flush=True)
+    return out
+
+
+def kill_and_resume(site: Site, pages: int, timeout: float, tmp: Path) -> dict[str, float]:
+    urls, bad = batch_urls(site, pages)
+    urls = [u + "?k=1" if "/p/" in u else u for u in urls]
+    good = [u for u in urls if u not in bad]
+    listing = tmp / "kill.txt"
+    listing.write_text("\n".join(urls) + "\n")
+    db = tmp / "kill.sqlite"
+    cmd = cli(listing, db, timeout, "--retries", "1")
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL, start_new_session=True)
+    settled = 0
+    while proc.poll() is None and settled < len(urls) // 2:
+        time.sleep(0.2)
+        try:
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as con:
+                settled = con.execute("SELECT count(*) FROM jobs WHERE status != 'pending'").fetchone()[0]
+        except sqlite3.Error:
+            continue
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    killed_at = time.monotonic() - t0
+    orphans = group_alive(proc.pid, 5.0)  # the browser it started, 5 s after the kill
+    if orphans:
+        os.killpg(proc.pid, signal.SIGKILL)
+    t1 = time.monotonic()
+    again = subprocess.run([*[c for c in cmd if c != "-q"], "--resume"], capture_output=True, text=True)
+    resume_s = time.monotonic() - t1
+    skipped = re.search(r"(\d+) skipped", again.stderr)
+    con = sqlite3.connect(db)
+    counts: dict[str, int] = {}
+    for (name,) in con.execute("SELECT table_name FROM record_tables"):
+        for source, n in con.execute(f'SELECT e.source, count(*) FROM "{name}" t JOIN extractions e '
+                                     "ON e.id = t.extraction_id GROUP BY e.source"):
+            counts[source] = counts.get(source, 0) + n
+    failed = dict(con.execute("SELECT source, error FROM jobs WHERE status = 'failed'").fetchall())
+    con.close()
+    expected = {u: records_of(int(re.search(r"/p/(\d+)", u).group(1))) for u in good}  # type: ignore[union-attr]
+    lost = sum(1 for u, n in expected.items() if counts.get(u, 0) < n)
+    dup = sum(1 for u, n in expected.items() if counts.get(u, 0) > n)
+    unreported = sum(1 for u in bad if u not in failed or u not in failed[u])
+    out = {"urls": len(urls), "faulty": len(bad), "killed_after_s": round(killed_at, 1),
+           "settled_at_kill": settled, "skipped_on_resume": int(skipped.group(1)) if skipped else 0,
+           "resume_s": round(resume_s, 1), "pages_lost": lost, "pages_duplicated": dup,
+           "faulty_without_reason": unreported, "browser_outlived_kill": orphans, "resume_exit": again.returncode,
+           "traceback": "Traceback" in again.stderr}
+    print(f"kill: {len(urls)} URLs ({len(bad)} faulty), SIGKILL after {killed_at:.1f} s with {settled} settled; "
+          f"resume skipped {out['skipped_on_resume']} and took {resume_s:.1f} s (exit {again.returncode}); "
+          f"good pages lost {lost}, duplicated {dup}; faulty URLs without a failure and reason {unreported}; "
+          f"browser still running 5 s after the kill: {orphans}", flush=True)
+    return out
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--pages", type=int, default=12)
-    ap.add_argument("--delay", type=float, default=0.5, help="seconds the server waits before each HTML answer")
-    ap.add_argument("--jobs", type=int, nargs="+", default=[1, 2, 3])
+    ap.add_argument("--pages", type=int, default=300, help="pages of the speed runs (default 300)")
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
+    ap.add_argument("--memory-pages", type=int, default=2000, help="pages of the memory run (0: skip it)")
+    ap.add_argument("--kill-pages", type=int, default=300, help="URLs of the kill-and-resume run (0: skip it)")
+    ap.add_argument("--timeout", type=float, default=5.0, help="--timeout of every page (the hanging URLs wait it out)")
+    ap.add_argument("--delay", type=float, default=0.0,
+                    help="seconds the server waits before each page (a remote server's latency; default 0)")
+    ap.add_argument("--js", action="store_true", help="render with JavaScript on (the pages have none)")
     args = ap.parse_args()
-    httpd = serve(args.delay)
-    base = f"http://127.0.0.1:{httpd.server_address[1]}/demo/index.html"
-    cfg = Config(render=RenderConfig(javascript=False))
-    visx.extract(base + "?warm", cfg)  # launch the browser outside the timings
-    walls: dict[int, float] = {}
-    for jobs in args.jobs:
-        sources = [f"{base}?j={jobs}&p={i}" for i in range(args.pages)]
-        t = time.perf_counter()
-        ok = sum(r.ok for r in visx.extract_many(sources, cfg, workers=jobs))
-        walls[jobs] = time.perf_counter() - t
-        one = walls.get(args.jobs[0], walls[jobs])
-        print(f"jobs {jobs}: {args.pages} pages ({ok} ok) in {walls[jobs]:.2f} s, "
-              f"{walls[jobs] / args.pages:.2f} s a page, {one / walls[jobs]:.2f}x jobs {args.jobs[0]}")
-    httpd.shutdown()
-    print(json.dumps({"bench": "batch", "pages": args.pages, "delay_s": args.delay,
-                      "wall_s": {str(k): round(v, 3) for k, v in walls.items()}}))
+    site = Site(delay=args.delay)
+    cfg = Config(render=RenderConfig(javascript=args.js, timeout_s=args.timeout))
+    result: dict[str, object] = {"bench": "batch", "cpus": os.cpu_count()}
+    with tempfile.TemporaryDirectory(prefix="visx-bench-batch-") as d:
+        tmp = Path(d)
+        if args.pages:
+            rates = speed(site, args.pages, args.workers, cfg, tmp)
+            result["pages_per_s"] = {str(k): round(v, 2) for k, v in rates.items()}
+        if args.memory_pages:
+            result["memory"] = memory(site, args.memory_pages, tmp)
+        if args.kill_pages:
+            result["kill"] = kill_and_resume(site, args.kill_pages, args.timeout, tmp)
+    threading.Thread(target=site.stop, daemon=True).start()
+    print(json.dumps(result))
     return 0
 
 

@@ -14,6 +14,7 @@ import collections
 import socket
 import struct
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -51,7 +52,9 @@ def page_html(n: int) -> str:
 class Site:
     """The running site: ``url(path)``, ``requests`` (path -> count), ``stop()``."""
 
-    def __init__(self, port: int = 0) -> None:
+    def __init__(self, port: int = 0, delay: float = 0.0) -> None:
+        self.delay = delay
+        """Seconds every page waits before its answer (a remote server's latency)."""
         self.requests: collections.Counter[str] = collections.Counter()
         self.release = threading.Event()
         self._lock = threading.Lock()
@@ -80,6 +83,7 @@ class Site:
                         self.send(503, "text/html", b"<html><body><h1>Busy, try again</h1></body></html>")
                         return
                     n = int(path.rsplit("/", 1)[1].split(".")[0])
+                    time.sleep(site.delay)
                     self.send(200, "text/html; charset=utf-8", page_html(n).encode())
                 elif path.startswith("/status/"):
                     code = int(path.rsplit("/", 1)[1])
@@ -132,7 +136,6 @@ def batch_urls(site: Site, pages: int, faulty_every: int = 10, *, hang: bool = T
 
 if __name__ == "__main__":  # serve the site by hand: python tests/batch_site.py [PORT]
     import sys
-    import time
 
     s = Site(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
     print(s.base, flush=True)

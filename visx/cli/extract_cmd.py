@@ -50,7 +50,7 @@ def register(sub: Any) -> None:
     p.add_argument("--all-regions", action="store_true",
                    help="tables of every data list, not just the main one (navigation, filters, pagers, "
                    "breadcrumbs and the like left out): CSV and Parquet get a leading 'region' column, "
-                   "SQLite one table per region. JSON and JSONL always hold every region, each with "
+                   "SQLite stores every data list's region and rows (each in the table of its columns). JSON and JSONL always hold every region, each with "
                    "'data' and 'role'")
     add_batch_options(p)
     add_choice_options(p)
