@@ -250,7 +250,7 @@ def _analyse(snapshot: PageSnapshot, cfg: Config) -> Extraction:
                     f"so only the main list was aligned into a table ({len(regions) - 1} other region(s) without "
                     "one; raise analysis.budget_s to get them)")
     out.warnings.extend(f"{snapshot.source}: {c}" for c in cuts)
-    if snapshot.partial and not any("partial" in w for w in (*snapshot.warnings, *out.warnings)):
+    if snapshot.partial and not snapshot.warnings and not cuts:
         # --partial keeps a page that timed out: say so where people look, not only in the output.
         out.warnings.append(f"{snapshot.source}: the result is partial ({snapshot.partial_reason or 'the capture'})")
     _tabulate(out, cfg, main_only=main_only)
