@@ -142,13 +142,13 @@ class Held:
         self._full: list[Holders] | None = record_items(nodes, records, lists=True) if lists else None
         self._reader: HolderItems | None = None
 
-    def at(self, r: int, node: int) -> list[Item]:
-        """The items node ``node`` holds in record ``r``."""
+    def of_kind(self, r: int, node: int, kind: str) -> list[Item]:
+        """The items of ``kind`` node ``node`` holds in record ``r``, in order."""
         if self._full is not None:
-            return self._full[r].get(node, [])
+            return [it for it in self._full[r].get(node, ()) if it.kind == kind]
         if self._reader is None:
             self._reader = HolderItems(self.nodes)
-        return self._reader.items(self.records[r], node)
+        return self._reader.of_kind(self.records[r], node, kind)
 
     def holders(self, keep: list[int] | None) -> list[Holders]:
         """Every record's holders (of the records at ``keep``, when given)."""
@@ -221,25 +221,32 @@ def _record(tree: PageTree, i: int, parts: int) -> Record:
     if parts > 1:
         out.extend(next_siblings(tree, i)[:parts - 1])
     nodes = tree.nodes
+    if parts == 1:
+        n = nodes.nodes[i]
+        x, y, w, h = n.x, n.y, n.w, n.h
+        # union_bbox([n.bbox]), to the last bit: the width and height are (x + w) - x and (y + h) - y
+        box = (x, y, (x + w) - x, (y + h) - y) if w > 0 and h > 0 else _NO_BOX
+        return Record(out, box, subtree_text(nodes, i))
     return Record(out, union_bbox([nodes[p].bbox for p in out]), " ".join([subtree_text(nodes, p) for p in out]))
+
+
+_NO_BOX = (0.0, 0.0, 0.0, 0.0)
 
 
 def _column(select: RootsSelector, col: ColumnRule, held: Held) -> tuple[list[Item | None], str]:
     """:func:`column_items` on node indices, every record at once, items read per element."""
     kind, piece = col.kind, col.piece
-    at = held.at
+    of_kind = held.of_kind
 
     def read(xp: str) -> list[Item | None]:
         got: list[Item | None] = []
         for r, nodes in enumerate(select(xp)):
             found = None
             for node in nodes:
-                its = at(r, node)
+                its = of_kind(r, node, kind)
                 if its:
-                    its = [it for it in its if it.kind == kind]
-                    if its:
-                        found = its[piece] if piece < len(its) else its[-1]
-                        break
+                    found = its[piece] if piece < len(its) else its[-1]
+                    break
             got.append(found)
         return got
 

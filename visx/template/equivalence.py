@@ -153,16 +153,20 @@ def holder_differences(snapshot: PageSnapshot, t: Template) -> list[str]:
 
 
 def static_differences(html: str | bytes, url: str, t: Template, cfg: Config | None = None) -> list[str]:
-    """:func:`differences` for ``--static``: the raw HTML's tree (lxml), items read per element
-    against the reference, on the same tree."""
+    """:func:`differences` for ``--static``: the raw HTML's tree, XPaths on its node table and
+    items read per element, against the reference (lxml XPath, whole record trees) on the
+    same HTML."""
     from visx.template.apply import run_template
     from visx.template.tree import from_html
 
     cfg = cfg or Config()
-    tree = from_html(html, url)
+    tree = from_html(html, url, native=False)
     snap = PageSnapshot(nodes=tree.nodes, source=url, url=url, title="", status=200, width=0.0, height=0.0,
                         viewport=(0, 0), javascript=False, extra={"static": True})
     ref = _outcome(snap, t, cfg, run_template(tree, t, reference=True), full=True)
-    got = _outcome(snap, t, cfg, run_template(tree, t))
+    fast = from_html(html, url)
+    snap_fast = PageSnapshot(nodes=fast.nodes, source=url, url=url, title="", status=200, width=0.0, height=0.0,
+                             viewport=(0, 0), javascript=False, extra={"static": True})
+    got = _outcome(snap_fast, t, cfg, run_template(fast, t))
     return [f"static: {key} differs: {_first_diff(got[key], value)}" for key, value in ref.items()
             if got[key] != value]

@@ -873,7 +873,7 @@ class HolderItems:
     whether any child yields a tree node); nothing else of the record.
     """
 
-    __slots__ = ("_items", "_state", "builder", "nn", "nodes")
+    __slots__ = ("_items", "_leaves", "_own", "_runs_of", "_state", "builder", "nn", "nodes")
 
     def __init__(self, nodes: NodeTable) -> None:
         self.nodes = nodes
@@ -881,28 +881,67 @@ class HolderItems:
         self.builder = TreeBuilder(PageCache(nodes))
         self._items: dict[int, dict[int, list[Item]]] = {}
         """part -> element -> its items."""
+        self._leaves: dict[int, dict[int, list[Item]]] = {}
+        """part -> element -> its text items."""
+        self._own: dict[int, dict[int, Item | None]] = {}
+        """part -> element -> its own item (image, link, label attribute, stars)."""
         self._state: dict[int, dict[int, tuple[int, str] | None]] = {}
         """part -> element -> (depth, href) when the builder reaches the element, else None."""
+        self._runs_of: dict[int, list[tuple[str, str | None]]] = {}
+        """element -> :meth:`_runs` (the same wherever the element is reached from)."""
 
-    def items(self, record: Record, node: int) -> list[Item]:
+    def _part(self, record: Record, node: int) -> int:
+        """The record part holding ``node``; -1 when none does."""
         nn = self.nn
         parts = record.parts
         p0 = parts[0]
         if p0 <= node < nn[p0].end:
-            part = p0
-        else:
-            got = next((p for p in parts if p <= node < nn[p].end), None)
-            if got is None:
-                return []
-            part = got
+            return p0
+        return next((p for p in parts if p <= node < nn[p].end), -1)
+
+    def items(self, record: Record, node: int) -> list[Item]:
+        part = self._part(record, node)
+        if part < 0:
+            return []
         done = self._items.get(part)
         if done is None:
             done = self._items[part] = {}
         items = done.get(node)
         if items is None:
             st = self._reach(part, node)
-            items = done[node] = [] if st is None else self._held(node, *st)
+            if st is None:
+                items = []
+            else:
+                own = self._own_of(node, *st)
+                leaves = self._leaves_of(node, *st)
+                items = [own, *leaves] if own is not None else leaves
+            done[node] = items
         return items
+
+    def of_kind(self, record: Record, node: int, kind: str) -> list[Item]:
+        """``[it for it in items(record, node) if it.kind == kind]``, reading only what that
+        kind needs: a text item is one of the element's text leaves, any other kind its own
+        item (an element has at most one)."""
+        part = self._part(record, node)
+        if part < 0:
+            return []
+        if kind == "text":
+            leaves = self._leaves.get(part)
+            if leaves is None:
+                leaves = self._leaves[part] = {}
+            got = leaves.get(node)
+            if got is None:
+                st = self._reach(part, node)
+                got = leaves[node] = [] if st is None else self._leaves_of(node, *st)
+            return got
+        owns = self._own.get(part)
+        if owns is None:
+            owns = self._own[part] = {}
+        it = owns.get(node, False)
+        if it is False:
+            st = self._reach(part, node)
+            it = owns[node] = None if st is None else self._own_of(node, *st)
+        return [it] if it is not None and it.kind == kind else []  # type: ignore[union-attr]
 
     def _reach(self, part: int, e: int) -> tuple[int, str] | None:
         """(depth, href) where the builder reaches ``e`` from record part ``part``, else None."""
@@ -950,8 +989,8 @@ class HolderItems:
             got = b.merged[n.index] = b._mergeable(n)
         return got
 
-    def _held(self, e: int, depth: int, href: str) -> list[Item]:
-        """The element's own item (first) and its text leaves, in the builder's order."""
+    def _leaves_of(self, e: int, depth: int, href: str) -> list[Item]:
+        """The element's text leaves, in the builder's order (what follows its own item)."""
         nn = self.nn
         n = nn[e]
         if n.tag == "a":
@@ -959,35 +998,45 @@ class HolderItems:
             if h:
                 href = h
         leaves: list[Item] = []
-        kids = False
-        children = n.children
-        if children and depth < ath.MAX_DEPTH:
+        if n.children and depth < ath.MAX_DEPTH:
             if _has_own_text(nn, n):
                 for raw, link in self._runs(n):
                     text = clean_text(raw)
                     if text:
                         leaves.append(_new_item(Item, ("text", text, e, link if link is not None else href, "", (), (), (), None)))
-                kids = bool(leaves) or any(self._yields(c, depth + 1) for c in self._visited(n))
-            else:
-                kids = any(self._yields(c, depth + 1) for c in children
-                           if not nn[c].vis and nn[c].tag not in _SKIP_TAGS)
         else:
             raw = n.text
             if raw and not raw.isspace():
                 text = clean_text(raw)
                 if text:
                     leaves.append(_new_item(Item, ("text", text, e, href, "", (), (), (), None)))
-            kids = bool(leaves)
+        return leaves
+
+    def _own_of(self, e: int, depth: int, href: str) -> Item | None:
+        """The element's own item (first of its items), as the builder makes it."""
+        nn = self.nn
+        n = nn[e]
+        if n.tag == "a":
+            h = n.attrs.get("href")
+            if h:
+                href = h
         b = self.builder
-        if kids:
-            item = b._own_item(e, href, has_data=True) if n.tag == "img" else None
-        elif not n.classes and not n.attrs and n.tag != "img" and n.tag != "a":
-            return []
+        if n.tag == "img":
+            return b._own_item(e, href, has_data=True)  # an image's item is the same with data or not
+        children = n.children
+        if children and depth < ath.MAX_DEPTH:
+            if _has_own_text(nn, n):
+                kids = any(clean_text(raw) for raw, _ in self._runs(n)) \
+                    or any(self._yields(c, depth + 1) for c in self._visited(n))
+            else:
+                kids = any(self._yields(c, depth + 1) for c in children
+                           if not nn[c].vis and nn[c].tag not in _SKIP_TAGS)
         else:
-            item = b._own_item(e, href, has_data=False)
-            if item is None:
-                return []
-        return [item, *leaves] if item is not None else leaves
+            raw = n.text
+            kids = bool(raw and not raw.isspace() and clean_text(raw))
+        if kids or (not n.classes and not n.attrs and n.tag != "a"):
+            return None
+        return b._own_item(e, href, has_data=False)
 
     def _visited(self, n: Node) -> list[int]:
         """Children of a mixed element the builder walks into (not merged, shown)."""
@@ -998,6 +1047,12 @@ class HolderItems:
     def _runs(self, n: Node) -> list[tuple[str, str | None]]:
         """The text runs of a mixed element that become leaves: (raw text, the merged link
         when exactly one, else None), as ``TreeBuilder._mixed`` flushes them."""
+        got = self._runs_of.get(n.index)
+        if got is None:
+            got = self._runs_of[n.index] = self._read_runs(n)
+        return got
+
+    def _read_runs(self, n: Node) -> list[tuple[str, str | None]]:
         nn = self.nn
         b = self.builder
         merge = self._merge(n)

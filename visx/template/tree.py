@@ -48,7 +48,8 @@ class PageTree:
         self._root = root
         self.nodes = nodes
         self._elements = elements
-        self._index = index if index is not None else ({} if root is not None else None)
+        self._index = index
+        """Built on first use when None (from ``elements`` when given)."""
         self.native = native
         """XPaths of the forms templates write run on the node table (:class:`visx.template.native.Dom`)."""
         self._dom: Dom | None = None
@@ -72,7 +73,10 @@ class PageTree:
     def index(self) -> dict[etree._Element, int]:
         """Element -> its node."""
         if self._index is None:
-            self._build()
+            if self._elements is not None:
+                self._index = {el: i for i, el in enumerate(self._elements)}
+            else:
+                self._build()
         assert self._index is not None
         return self._index
 
@@ -273,11 +277,16 @@ class _Joiner:
         return urljoin(self.base, url)
 
 
-def from_html(html: str | bytes, base_url: str = "") -> PageTree:
+def from_html(html: str | bytes, base_url: str = "", *, native: bool = True) -> PageTree:
     """Raw HTML as a :class:`PageTree` whose :class:`NodeTable` has no boxes or styles.
 
     ``hidden`` and inline ``display: none`` mark a node invisible: the one
     visibility a page states without a stylesheet.
+
+    ``native`` (the default): a template's XPaths run on the node table, as on a rendered
+    page; the elements they could find and lxml would not (inside a skipped ``script`` or
+    ``noscript``) are no nodes, so lxml's answer, nodes only, is the same. ``native=False``
+    keeps every XPath on lxml (the reference ``--verify`` checks against).
     """
     try:
         doc = _document(html) if html and (isinstance(html, bytes) or html.strip()) else None
@@ -292,23 +301,30 @@ def from_html(html: str | bytes, base_url: str = "") -> PageTree:
     open_: list[int] = []
     """Nodes of the elements open in the walk (-1 for an element that is no node)."""
     walk = etree.iterwalk(doc, events=("start", "end"))
+    attr_order = _ATTR_ORDER
     for event, el in walk:
         if event == "end":
-            open_.pop()
+            k = open_.pop()
+            if k >= 0:
+                nodes[k].end = len(nodes)
             continue
         parent = open_[-1] if open_ else -1
-        if not isinstance(el.tag, str) and el is not doc:
-            open_.append(-1)  # not an element (an entity): no node, nothing below it
-            walk.skip_subtree()
-            continue
+        tag = el.tag
+        if not isinstance(tag, str):
+            if el is not doc:
+                open_.append(-1)  # not an element (an entity): no node, nothing below it
+                walk.skip_subtree()
+                continue
+            tag = "visx-unknown"
+        else:
+            tag = tag.lower()
         i = len(nodes)
-        tag = el.tag.lower() if isinstance(el.tag, str) else "visx-unknown"
         got = el.items()
         if got:
             have = dict(got)
-            hits = [a for a in have if a in _ATTR_ORDER]
+            hits = [a for a in have if a in attr_order]
             if len(hits) > 1:
-                hits.sort(key=_ATTR_ORDER.__getitem__)  # in ATTR_NAMES order, as the browser's capture
+                hits.sort(key=attr_order.__getitem__)  # in ATTR_NAMES order, as the browser's capture
             attrs = {}
             for a in hits:
                 v = have[a]
@@ -322,14 +338,52 @@ def from_html(html: str | bytes, base_url: str = "") -> PageTree:
             classes = tuple(cls.split()) if cls else ()
         else:
             attrs, vis, id_, classes = {}, 0, "", ()
+        if parent >= 0:
+            pn = nodes[parent]
+            pn.children.append(i)
+            depth = pn.depth + 1
+        else:
+            depth = 0
+        # Children, depth and end as NodeTable's linking sets them, filled in the walk.
         nodes.append(Node(i, parent, tag, id_, classes, attrs, el.text or "", el.tail or "", 0.0, 0.0, 0.0, 0.0,
-                          vis, 0))
+                          vis, 0, depth, i + 1, []))
         elements.append(el)
         open_.append(i)
         if tag in NON_CONTENT_TAGS:
             walk.skip_subtree()
-    table = NodeTable(nodes, [STATIC_STYLE])
-    return PageTree(doc, table, elements, {el: i for i, el in enumerate(elements)})
+    _xpaths(nodes)
+    table = NodeTable([], [STATIC_STYLE])
+    table.nodes = nodes  # linked above: NodeTable's own linking would walk the nodes four times again
+    return PageTree(doc, table, elements, None, native=native)
+
+
+def _xpaths(nodes: list[Node]) -> None:
+    """Each node's absolute XPath as ``visx.model._link`` writes it (a tree without explicit steps)."""
+    for n in nodes:
+        if n.parent < 0:
+            n.xpath = "/" + n.tag
+        kids = n.children
+        if not kids:
+            continue
+        base = n.xpath
+        if len(kids) == 1:
+            child = nodes[kids[0]]
+            child.xpath = f"{base}/{child.tag}"
+            continue
+        counts: dict[str, int] = {}
+        for c in kids:
+            t = nodes[c].tag
+            counts[t] = counts.get(t, 0) + 1
+        seen: dict[str, int] = {}
+        for c in kids:
+            child = nodes[c]
+            t = child.tag
+            if counts[t] > 1:
+                k = seen.get(t, 0) + 1
+                seen[t] = k
+                child.xpath = f"{base}/{t}[{k}]"
+            else:
+                child.xpath = f"{base}/{t}"
 
 
 def _strip_comments(doc: etree._Element) -> None:
