@@ -937,11 +937,12 @@ class HolderItems:
         owns = self._own.get(part)
         if owns is None:
             owns = self._own[part] = {}
-        it = owns.get(node, False)
-        if it is False:
+        if node in owns:
+            it = owns[node]
+        else:
             st = self._reach(part, node)
             it = owns[node] = None if st is None else self._own_of(node, *st)
-        return [it] if it is not None and it.kind == kind else []  # type: ignore[union-attr]
+        return [it] if it is not None and it.kind == kind else []
 
     def _reach(self, part: int, e: int) -> tuple[int, str] | None:
         """(depth, href) where the builder reaches ``e`` from record part ``part``, else None."""
