@@ -33,6 +33,21 @@ def replacing(path: Path) -> Iterator[Path]:
         raise
 
 
+def probe(folder: Path) -> None:
+    """Raise ``OSError`` unless a file can be created in ``folder`` (or, when it does not
+    exist yet, in its nearest existing ancestor, where it would be made).
+
+    Permission bits do not tell: root passes ``os.access`` on a read-only mount or on
+    ``/proc``, and the write would fail only after all the work was done.
+    """
+    where = Path(folder)
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    fd, name = tempfile.mkstemp(prefix=".visx-probe.", suffix=".tmp", dir=where)
+    os.close(fd)
+    os.unlink(name)
+
+
 def write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically, creating its folder first."""
     path.parent.mkdir(parents=True, exist_ok=True)

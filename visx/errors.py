@@ -11,6 +11,8 @@ Every message names the input it is about and what to do next::
      |    |    +-- DnsError          host name does not resolve
      |    +-- HttpStatusError        HTTP 4xx / 5xx (see ``allow_http_errors``)
      |    +-- NonHtmlContentError    PDF, image, JSON ... instead of HTML
+     |    |    +-- EmptyContentError an empty (or all-whitespace) file, response or stdin
+     |    +-- RedirectError          a redirect loop, a page that keeps navigating, a redirect off the web
      |    +-- RenderTimeoutError     page did not load in time (see ``partial_on_timeout``)
      |    +-- PageCrashedError       the renderer process crashed
      +-- SnapshotError               corrupt, foreign or unreadable snapshot file
@@ -71,6 +73,15 @@ class NonHtmlContentError(RenderError):
     def __init__(self, message: str, *, source: str | None = None, content_type: str = "") -> None:
         super().__init__(message, source=source)
         self.content_type = content_type
+
+
+class EmptyContentError(NonHtmlContentError):
+    """The file, response or standard input holds nothing (or only whitespace)."""
+
+
+class RedirectError(RenderError):
+    """The page never stays: a redirect loop, a meta-refresh or script loop, or a
+    redirect to a scheme visx does not render (``ftp:``, ``file:``). Retrying does not help."""
 
 
 class RenderTimeoutError(RenderError):

@@ -21,6 +21,7 @@ from visx.cli import (
     template_group_cmd,
 )
 from visx.cli.logs import logging_to_stderr
+from visx.cli.options import check_outputs
 from visx.errors import VisxError
 
 SUBCOMMANDS = (extract_cmd, render_cmd, report_cmd, eval_cmd, template_cmd, template_group_cmd, check_cmd)
@@ -49,6 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         with logging_to_stderr(args, library_base=getattr(args, "library_log_base", logging.INFO)):
+            check_outputs(args)
             return int(args.run(args))
     except VisxError as e:
         print(f"visx: error: {e}", file=sys.stderr)

@@ -187,11 +187,36 @@ def config_from(args: argparse.Namespace, *, screenshot: bool = False) -> Config
     return Config(render=render_config(args, screenshot=screenshot))
 
 
+STDIN = "standard input"
+
+
 def read_source_arg(value: str) -> str:
-    """``-`` reads HTML from standard input."""
+    """``-`` reads HTML from standard input (bytes: a byte order mark says how to decode them)."""
     if value == "-":
-        return sys.stdin.read()
+        return read_stdin_html(sys.stdin.buffer.read())
     return value
+
+
+def read_stdin_html(data: bytes) -> str:
+    """The HTML piped into visx, checked: not empty, not binary, starting like HTML."""
+    from visx import sniff
+    from visx.errors import EmptyContentError
+    from visx.render.page_load import SUPPORTED, check_content
+
+    if sniff.is_blank(data):
+        raise EmptyContentError(f"{STDIN} was empty; pipe an HTML page into visx, or "
+                                f"{SUPPORTED.removeprefix('give ')}", source=STDIN)
+    check_content(STDIN, data[:4096], verb="is")
+    text = sniff.decode(data)
+    body = text.lstrip()
+    if not body.startswith("<"):
+        if "<" not in body:
+            raise ConfigError(f"{STDIN}: does not look like HTML (no tag in it); pipe an HTML page, "
+                              f"or {SUPPORTED.removeprefix('give ')}", source=STDIN)
+        # Text before the first tag is still HTML; the empty comment keeps it from being taken
+        # for a file path or URL (and, unlike a doctype, leaves the page's rendering mode alone).
+        text = "<!---->" + text
+    return text
 
 
 def gather_sources(args: argparse.Namespace) -> list[str]:
@@ -218,3 +243,27 @@ def read_source_list(path: Path) -> list[str]:
         raise ConfigError(f"{path}: cannot read the source list ({e}); give a UTF-8 text file, "
                           "one source a line") from e
     return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+FILE_OUTPUT = {"extract", "apply"}
+"""Commands whose ``-o`` is one file in a format named by its extension (or ``--format``)."""
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Output checks that need no page, before any render: a folder given for a file, an
+    unknown format, a missing or unwritable folder (``/proc``, a read-only mount)."""
+    from visx.atomic import probe
+    from visx.errors import ExportError
+    from visx.export import check_output
+
+    out = getattr(args, "output", None)
+    if not isinstance(out, Path):
+        return
+    if args.command in FILE_OUTPUT:
+        check_output(out, getattr(args, "format", None))
+        return
+    try:  # a snapshot file or a folder of them, a report folder: made where it can be
+        probe(out if out.is_dir() else out.parent)
+    except OSError as e:
+        raise ExportError(f"{out}: cannot write there ({e.strerror or e}); choose a writable output path",
+                          source=str(out)) from e

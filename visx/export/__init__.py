@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
+from visx.atomic import probe
 from visx.errors import ExportError
 from visx.export.base import Exporter, ExportResult, check_path
 from visx.export.contract import ExtractionLike, json_schema, to_json_dict
@@ -58,11 +59,26 @@ def exporter_class(path: Path, fmt: str | None = None) -> type[Exporter]:
     return cls
 
 
+def check_output(path: Path, fmt: str | None = None) -> type[Exporter]:
+    """Everything about an output path that needs no page, checked now (before any render):
+    not a folder, a known format, an existing folder where a file can be created.
+    Returns the exporter class; raises :class:`ExportError` naming the path and the way out."""
+    path = Path(path)
+    if path.is_dir():
+        check_path(path)  # says "is a folder" before any word on formats
+    cls = exporter_class(path, fmt)
+    check_path(path)
+    try:
+        probe(path.parent if str(path.parent) else Path("."))
+    except OSError as e:
+        raise ExportError(f"{path}: cannot write there ({e.strerror or e}); choose a writable output path",
+                          source=str(path)) from e
+    return cls
+
+
 def open_exporter(path: Path, *, all_regions: bool = False, fmt: str | None = None) -> Exporter:
     """A streaming exporter for ``path``; checks the path before any page is processed."""
-    if Path(path).is_dir():
-        check_path(Path(path))  # says "is a folder" before any word on formats
-    ex = exporter_class(Path(path), fmt)(Path(path), all_regions=all_regions)
+    ex = check_output(Path(path), fmt)(Path(path), all_regions=all_regions)
     ex.start()
     return ex
 
@@ -90,6 +106,7 @@ __all__ = [
     "ExportResult",
     "Exporter",
     "ExtractionLike",
+    "check_output",
     "check_path",
     "exporter_class",
     "json_schema",

@@ -8,19 +8,22 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote, unquote_to_bytes, urljoin, urlparse
 
+from visx import sniff
 from visx.config import Config, RenderConfig
 from visx.errors import (
     ConfigError,
     DnsError,
+    EmptyContentError,
     HttpStatusError,
     NonHtmlContentError,
     PageCrashedError,
+    RedirectError,
     RenderError,
     RenderTimeoutError,
     SnapshotError,
@@ -55,19 +58,10 @@ PageAction = Callable[["Page"], Awaitable[None]]
 _log = logging.getLogger(__name__)
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
-_MAGIC = (
-    (b"%PDF", "application/pdf"),
-    (b"\x89PNG", "image/png"),
-    (b"\xff\xd8\xff", "image/jpeg"),
-    (b"GIF8", "image/gif"),
-    (b"PK\x03\x04", "application/zip"),
-)
-_NON_HTML_SUFFIX = {
-    ".pdf": "application/pdf", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
-    ".gif": "image/gif", ".webp": "image/webp", ".json": "application/json", ".zip": "application/zip",
-    ".csv": "text/csv", ".txt": "text/plain", ".mp4": "video/mp4", ".mp3": "audio/mpeg",
-}
-
+SUPPORTED = "give an http(s) URL, a local HTML file, HTML text, or - for standard input"
+NAVIGATION_LOOP = 8
+"""Main-frame navigations after the first that make a page one that never stays
+(a meta refresh or a script sending it to itself, or between pages, again and again)."""
 # With JavaScript off Chromium applies <noscript> content, and pages saved
 # after their scripts ran often hide their content from that branch.
 _DROP_NOSCRIPT_JS = """() => { const els = Array.from(document.querySelectorAll('noscript'));
@@ -104,9 +98,54 @@ def classify(source: str | Path) -> Source:
         return Source("url", s, s)
     if low.startswith("file://"):
         return _file_source(Path(unquote(urlparse(s).path)))
-    if re.match(r"^[a-z][a-z0-9+.-]*://", low):
-        raise ConfigError(f"{s}: unsupported scheme; give an http(s) URL, a file path or HTML text")
+    if low.startswith("data:"):
+        return _data_source(s)
+    scheme = re.match(r"^([a-z][a-z0-9+.-]+):", low)  # two letters at least: C:\ is a path
+    if scheme and (low.startswith(f"{scheme[1]}://") or not Path(s).exists()):
+        name = scheme[1]
+        what = "unsupported scheme" if "://" in low else f"{name}: URLs are not supported"
+        raise ConfigError(f"{_short(s)}: {what}; {SUPPORTED}")
     return _file_source(Path(s))
+
+
+def _short(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _data_source(url: str) -> Source:
+    """An HTML ``data:`` URL renders like HTML text; any other type is refused, naming it."""
+    label = "data: URL"
+    meta, comma, payload = url[5:].partition(",")
+    if not comma:
+        raise ConfigError(f"{_short(url)}: not a data: URL (no comma before the content); {SUPPORTED}")
+    params = [p.strip() for p in meta.split(";")]
+    mime = (params[0] or "text/plain").lower()
+    if mime not in _HTML_TYPES:
+        raise NonHtmlContentError(f"{label} is {mime}, not an HTML page; use data:text/html,... or {SUPPORTED}",
+                                  source=label, content_type=mime)
+    raw = unquote_to_bytes(payload)
+    if "base64" in (p.lower() for p in params[1:]):
+        import base64
+        import binascii
+
+        try:
+            raw = base64.b64decode(raw, validate=False)
+        except (binascii.Error, ValueError) as e:
+            raise ConfigError(f"{label}: its base64 content is corrupt ({e}); {SUPPORTED}") from e
+    charset = next((p.split("=", 1)[1] for p in params[1:] if p.lower().startswith("charset=")), "")
+    text = _decode_html(raw, charset)
+    if not text.strip():
+        raise EmptyContentError(f"{label} holds no content; put the page after the comma", source=label)
+    return Source("html", text, label)
+
+
+def _decode_html(raw: bytes, charset: str = "") -> str:
+    if charset and sniff.bom(raw) is None:
+        try:
+            return raw.decode(charset, errors="replace")
+        except LookupError:
+            pass  # an unknown charset: read as UTF-8 like a browser falls back
+    return sniff.decode(raw)
 
 
 def _file_source(p: Path) -> Source:
@@ -121,31 +160,38 @@ def _file_source(p: Path) -> Source:
         raise SourceNotFoundError(f"{label}: is a directory, not an HTML file", source=label)
     try:
         with p.open("rb") as fh:
-            head = fh.read(2048)
+            head = fh.read(4096)
+            blank = sniff.is_blank(head)
+            while blank and len(head) < _BLANK_SCAN:  # whitespace so far: is there anything after it?
+                more = fh.read(65536)
+                if not more:
+                    break
+                head += more
+                blank = sniff.is_blank(more)
     except OSError as e:
         raise SourceNotFoundError(f"{label}: cannot read the file ({e.strerror}); check its permissions", source=label) from e
-    ctype = _sniff(head, p.suffix.lower())
-    if ctype:
-        raise NonHtmlContentError(
-            f"{label}: is {ctype}, not an HTML page; visx extracts from HTML list pages",
-            source=label,
-            content_type=ctype,
-        )
+    if not head:
+        raise EmptyContentError(f"{label}: the file is empty (0 bytes); give a saved HTML page", source=label)
+    if blank:
+        raise EmptyContentError(f"{label}: the file holds only whitespace; give a saved HTML page",
+                                source=label)
+    check_content(label, head[:4096], p.suffix.lower(), "is")
     return Source("file", p.resolve().as_uri(), label)
 
 
-def _sniff(head: bytes, suffix: str) -> str:
-    for magic, ctype in _MAGIC:
-        if head.startswith(magic):
-            return ctype
-    stripped = head.lstrip()
-    if stripped[:1] in (b"<",):
-        return ""
-    if suffix in _NON_HTML_SUFFIX:
-        return _NON_HTML_SUFFIX[suffix]
-    if b"\x00" in head:
-        return "application/octet-stream"
-    return ""
+_BLANK_SCAN = 1 << 20
+"""How far into a file of whitespace to look for content before calling it blank."""
+
+
+def check_content(label: str, head: bytes, suffix: str = "", verb: str = "is") -> None:
+    """Raise :class:`NonHtmlContentError` when ``head`` is not the start of an HTML page."""
+    ctype = sniff.sniff(head, suffix)
+    if ctype:
+        raise NonHtmlContentError(
+            f"{label}: {verb} {sniff.describe(ctype)}, not an HTML page; visx extracts from HTML list pages",
+            source=label,
+            content_type=ctype,
+        )
 
 
 def _with_base(html: str, base_url: str) -> str:
@@ -279,6 +325,8 @@ class _Watch:
     crashed: list[bool]
     main_response: list[Response]
     frames: FrameLog
+    redirects: list[str] = field(default_factory=list)  # where the main frame's 3xx answers sent it
+    navigations: list[str] = field(default_factory=list)  # main-frame documents committed
 
 
 async def _listen(context: BrowserContext, page: Page, block: bool, crash: asyncio.Event,
@@ -327,7 +375,10 @@ async def _listen(context: BrowserContext, page: Page, block: bool, crash: async
         if not r.request.is_navigation_request():
             return
         if r.frame == page.main_frame:
-            if not watch.main_response:
+            location = r.headers.get("location")
+            if 300 <= r.status < 400 and location:
+                watch.redirects.append(urljoin(r.url, location))
+            elif not watch.main_response:
                 watch.main_response.append(r)
         else:
             watch.frames.status[r.frame] = r.status
@@ -341,11 +392,18 @@ async def _listen(context: BrowserContext, page: Page, block: bool, crash: async
     page.on("response", on_response)
     page.on("requestfailed", on_failed)
 
+    def on_navigated(frame: Any) -> None:
+        if frame == page.main_frame:
+            watch.navigations.append(frame.url)
+
+    page.on("framenavigated", on_navigated)
+
     async def unlisten() -> None:
         page.remove_listener("dialog", on_dialog)
         page.remove_listener("crash", on_crash)
         page.remove_listener("response", on_response)
         page.remove_listener("requestfailed", on_failed)
+        page.remove_listener("framenavigated", on_navigated)
 
     detach.append(unlisten)
     return watch
@@ -385,7 +443,26 @@ async def _navigate(context: BrowserContext, page: Page, src: Source, cfg: Rende
         status = resp.status
         _check_response(src, resp.status, resp.headers.get("content-type", ""), cfg)
     await page.wait_for_load_state("load", timeout=remaining_ms())
+    if resp is not None:
+        await _check_body(src, resp, remaining_ms)
     return status
+
+
+async def _check_body(src: Source, resp: Response, remaining_ms: Callable[[], float]) -> None:
+    """The body a server called HTML is not empty and not binary (a ZIP sent as text/html
+    would render as a page of noise and be mined into "records")."""
+    from playwright.async_api import Error as PlaywrightError
+
+    try:  # loaded by now; a body Chromium no longer holds is simply not checked
+        body = await asyncio.wait_for(resp.body(), remaining_ms() / 1000)
+    except (PlaywrightError, TimeoutError):
+        return
+    if sniff.is_blank(body[:_BLANK_SCAN]):
+        raise EmptyContentError(
+            f"{src.label}: the server sent an empty page (HTTP {resp.status}, {len(body)} bytes"
+            f"{', whitespace only' if body else ''}); check the URL, or whether the site needs a login "
+            "(--cookie, --storage-state)", source=src.label, content_type="")
+    check_content(src.label, body[:4096], "", "the server sent")
 
 
 async def _load(
@@ -420,7 +497,7 @@ async def _load(
         return max(1.0, (deadline - time.perf_counter()) * 1000)
 
     def fail(e: Exception) -> RenderError:
-        return _map_error(src, e, watch.crashed, watch.main_response)
+        return _map_error(src, e, watch.crashed, watch.main_response, watch)
 
     t0 = time.perf_counter()
     partial = False
@@ -429,11 +506,7 @@ async def _load(
         status = await _navigate(context, page, src, cfg, remaining_ms)
     except PlaywrightTimeout as e:
         if not cfg.partial_on_timeout or not watch.main_response:
-            raise RenderTimeoutError(
-                f"{src.label}: page did not finish loading within {cfg.timeout_s:g} s; raise the "
-                "timeout (--timeout) or keep what rendered (--partial)",
-                source=src.label,
-            ) from e
+            raise _load_timeout(src, cfg, watch) from e
         partial = True
         status = watch.main_response[0].status
         notes.append("load timed out; snapshot is partial")
@@ -534,6 +607,58 @@ async def _load(
     return snap
 
 
+def _load_timeout(src: Source, cfg: RenderConfig, watch: _Watch) -> RenderError:
+    """The timeout message advises only what helps: --partial keeps what arrived, so
+    it is advised only when something did."""
+    t = f"{cfg.timeout_s:g} s"
+    if len(watch.navigations) > NAVIGATION_LOOP:
+        return _navigation_loop(src, watch)
+    if not watch.main_response and src.kind == "url":
+        kept = " (--partial keeps nothing here: no part of the page had arrived)" if cfg.partial_on_timeout else ""
+        return RenderTimeoutError(
+            f"{src.label}: no response from the server within {t}{kept}; check that the server is up "
+            "and the URL is right, or raise the timeout (--timeout)", source=src.label)
+    if cfg.partial_on_timeout or not watch.main_response:
+        return RenderTimeoutError(f"{src.label}: page did not finish loading within {t}; raise the "
+                                  "timeout (--timeout)", source=src.label)
+    return RenderTimeoutError(
+        f"{src.label}: page did not finish loading within {t}; raise the timeout (--timeout), "
+        "or keep what had arrived (--partial)", source=src.label)
+
+
+def _navigation_loop(src: Source, watch: _Watch) -> RedirectError:
+    hops = len(watch.navigations)
+    where = sorted(set(watch.navigations[-NAVIGATION_LOOP:]))
+    shown = ", ".join(_short(u, 100) for u in where[:3]) + (", ..." if len(where) > 3 else "")
+    return RedirectError(
+        f"{src.label}: the page keeps navigating ({hops} loads of {shown}: a meta refresh or script "
+        "loop), so there is no page to capture; retrying does not help: give the URL of the page "
+        "it should end on, or render it with --no-js if a script does the navigating", source=src.label)
+
+
+def _redirect_error(src: Source, msg: str, watch: _Watch) -> RedirectError | None:
+    """A redirect loop, or a redirect to a scheme visx does not render; None otherwise."""
+    target = watch.redirects[-1] if watch.redirects else ""
+    scheme = urlparse(target).scheme.lower() if target else ""
+    if target and scheme not in ("http", "https"):
+        what = ("a local file, which a web page may not open" if scheme == "file"
+                else f"a {scheme}: URL, a scheme visx does not render")
+        return RedirectError(f"{src.label}: redirected to {_short(target, 200)}, {what}; it is not "
+                             f"supported: give the http(s) URL of an HTML page", source=src.label)
+    if "ERR_TOO_MANY_REDIRECTS" in msg:
+        hops = len(watch.redirects) or 20
+        cycle = sorted(set(watch.redirects))
+        via = ", ".join(_short(u, 100) for u in cycle[:3]) + (", ..." if len(cycle) > 3 else "")
+        return RedirectError(
+            f"{src.label}: redirect loop at {via or src.label} ({hops} hops); the server keeps "
+            "redirecting, so retrying or --no-js does not help: check the URL, and whether the site "
+            "wants cookies first (--cookie, --storage-state)", source=src.label)
+    if "ERR_UNSAFE_REDIRECT" in msg:
+        return RedirectError(f"{src.label}: redirected to a URL the browser may not follow (a local "
+                             "file or a reserved port); give the http(s) URL of an HTML page", source=src.label)
+    return None
+
+
 def _check_response(src: Source, status: int, ctype: str, cfg: RenderConfig) -> None:
     mime = ctype.split(";")[0].strip().lower()
     if mime and mime not in _HTML_TYPES:
@@ -543,19 +668,28 @@ def _check_response(src: Source, status: int, ctype: str, cfg: RenderConfig) -> 
             content_type=mime,
         )
     if status >= 400 and not cfg.allow_http_errors:
-        raise HttpStatusError(
-            f"{src.label}: HTTP {status}; check the URL, or render the error page anyway "
-            "with --allow-http-errors",
-            source=src.label,
-            status=status,
-        )
+        if status in (401, 403, 407):
+            why = ("the site wants a login or refuses visx: pass a logged-in session with --cookie "
+                   "NAME=VALUE or --storage-state FILE, or render the page anyway with --allow-http-errors")
+        elif status >= 500 or status in (408, 429):
+            why = "a server-side or temporary failure: retry later, or render the error page anyway with --allow-http-errors"
+        else:
+            why = "check the URL, or render the error page anyway with --allow-http-errors"
+        raise HttpStatusError(f"{src.label}: HTTP {status}; {why}", source=src.label, status=status)
 
 
-def _map_error(src: Source, e: Exception, crashed: list[bool], responses: list[Response]) -> RenderError:
+def _map_error(src: Source, e: Exception, crashed: list[bool], responses: list[Response],
+               watch: _Watch | None = None) -> RenderError:
     msg = str(e)
     label = src.label
     if crashed or ("crash" in msg.lower() and "Target" in msg):
         return _crash_error(src)
+    if watch is not None:
+        if len(watch.navigations) > NAVIGATION_LOOP:
+            return _navigation_loop(src, watch)
+        redirect = _redirect_error(src, msg, watch)
+        if redirect is not None:
+            return redirect
     if responses:
         ctype = responses[0].headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype and ctype not in _HTML_TYPES:
@@ -576,6 +710,10 @@ def _map_error(src: Source, e: Exception, crashed: list[bool], responses: list[R
     if "ERR_NAME_NOT_RESOLVED" in msg or "ERR_NAME_RESOLUTION_FAILED" in msg:
         host = urlparse(src.value).hostname or label
         return DnsError(f"{label}: host {host!r} does not resolve; check the spelling and your network", source=label)
+    for code in ("ERR_CONNECTION_RESET", "ERR_EMPTY_RESPONSE", "ERR_CONNECTION_CLOSED"):
+        if code in msg:
+            return UnreachableError(f"{label}: the server closed the connection without an answer ({code}); "
+                                    "retry, or check the server", source=label)
     for code in ("ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET", "ERR_ADDRESS_UNREACHABLE",
                  "ERR_CONNECTION_TIMED_OUT", "ERR_INTERNET_DISCONNECTED", "ERR_CONNECTION_CLOSED",
                  "ERR_EMPTY_RESPONSE", "ERR_TUNNEL_CONNECTION_FAILED", "ERR_BLOCKED_BY_CLIENT"):
@@ -586,6 +724,11 @@ def _map_error(src: Source, e: Exception, crashed: list[bool], responses: list[R
             )
     if "ERR_FILE_NOT_FOUND" in msg:
         return SourceNotFoundError(f"{label}: no such file", source=label)
+    if "Execution context was destroyed" in msg or "because of a navigation" in msg:
+        to = watch.navigations[-1] if watch is not None and watch.navigations else ""
+        return RenderError(f"{label}: the page went on to another page while it was rendered"
+                           f"{' (' + _short(to, 150) + ')' if to else ''}; render that page's URL, "
+                           "or this one with --no-js if a script moved it", source=label)
     first = msg.strip().splitlines()[0] if msg.strip() else type(e).__name__
     return RenderError(f"{label}: rendering failed ({first}); retry, or try --no-js", source=label)
 
@@ -656,6 +799,6 @@ def file_is_html(path: Path) -> bool:
     """True when ``path`` looks like an HTML file (used by batch commands)."""
     try:
         with path.open("rb") as fh:
-            return not _sniff(fh.read(2048), path.suffix.lower())
+            return not sniff.sniff(fh.read(4096), path.suffix.lower())
     except OSError:
         return False
