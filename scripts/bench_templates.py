@@ -23,11 +23,13 @@ launch added to the render (what a one-page ``visx extract`` pays).
 
 ``--verify``: every snapshot of ``--snapshots`` (or the sample with ``--sample``
 given), each template applied to its own page and to the other cached pages of its
-site, with the fast path (native XPath on the node table, items read per holder)
-and with the reference implementation (lxml tree, whole record trees): the rows
+site, with the fast path (native XPath on the node table, items read per holder, the table built
+by ``visx.template.build.build_light``) and with the reference implementation (lxml tree,
+whole record trees, the schema stage's whole ``build_table``): the rows
 (``to_records(all_columns=True)``), record parts, problems and the XPaths used must
 be identical; where the testbed holds the page's HTML, the template also runs on it as
-``--static`` reads it (lxml tree, items per element) against the reference on that tree.
+``--static`` reads it (XPaths on its node table, items per element) against the reference
+(lxml XPath on the parsed tree).
 Exit status 1 when any differ.
 
     .venv/bin/python scripts/bench_templates.py [--sample 30] [--repeat 7] [--no-render]

@@ -12,7 +12,7 @@ fewer than half the usual count, a column empty or mistyped) for
 
 Applying is fast (:mod:`visx.template.native`): the XPaths run on the node
 table, a column's path once for all records, and only the elements a column's
-path selects have their items read (every record tree is built only for a
+path selects have their items read, only those of the column's kind (every record tree is built only for a
 template with a list column, or when repair asks for ``Run.held``).
 ``run_template(tree, t, reference=True)`` on ``from_snapshot(nodes,
 native=False)`` is the first implementation (lxml XPath, whole record trees),
