@@ -92,6 +92,9 @@ class Engine:
         """Pages started on each live browser (for ``RenderConfig.restart_every``)."""
         self._pids: dict[Browser, int] = {}
         """Each browser's main process, to measure its memory and to kill it if it hangs."""
+        self._leases: dict[Browser, int] = {}
+        """Renders handed each browser and not yet done (their tab closed or kept): a retired
+        browser is closed only when it has none, even before they opened a context."""
         self._rss_checked = 0.0
         self.restarts = 0
         """Browsers retired so far (restarts for memory, age or a hang), for reports and tests."""
@@ -154,6 +157,7 @@ class Engine:
                 why = self._restart_reason(b, restart_every, restart_rss_mb)
                 if not why:
                     self._served[b] = self._served.get(b, 0) + 1
+                    self._leases[b] = self._leases.get(b, 0) + 1
                     return b, 0.0
                 _log.info("restarting the browser: %s", why)
                 self._retire(b)
@@ -172,6 +176,7 @@ class Engine:
                 self._pids[b] = new.pop()
             self._browsers[key] = b
             self._served[b] = 1
+            self._leases[b] = 1
             return b, time.perf_counter() - t0
 
     def _restart_reason(self, b: Browser, every: int, rss_mb: int) -> str:
@@ -206,16 +211,23 @@ class Engine:
             with contextlib.suppress(Exception):  # it goes with the browser anyway
                 await asyncio.wait_for(context.close(), CALL_S)
         end = time.monotonic() + RETIRE_WAIT_S
-        while not kill and b.contexts and time.monotonic() < end:
+        while not kill and (self._leases.get(b, 0) > 0 or b.contexts) and time.monotonic() < end:
             await asyncio.sleep(0.2)
+        self._leases.pop(b, None)
         try:
             await asyncio.wait_for(b.close(), CALL_S * 2)
         except Exception:  # it does not answer: end it
             if pid is not None:
                 procs.kill_tree(pid)
 
+    def _release(self, context: BrowserContext) -> None:
+        b = context.browser
+        if b is not None and self._leases.get(b, 0) > 0:
+            self._leases[b] -= 1
+
     async def discard(self, context: BrowserContext) -> None:
         """Close a render's context; a browser that cannot even do that is retired and killed."""
+        self._release(context)
         try:
             await asyncio.wait_for(context.close(), CALL_S * 2)
         except TimeoutError:
@@ -237,10 +249,13 @@ class Engine:
 
     def give_back(self, key: tuple[Any, ...], context: BrowserContext, page: Page) -> bool:
         """Keep ``page`` for a later render; False when enough are kept (close it then)."""
+        if not any(b is context.browser for b in self._browsers.values()):
+            return False  # its browser is retired: the tab is closed, so the browser can be
         idle = self._idle.setdefault(key, [])
         if len(idle) >= IDLE_PAGES_MAX:
             return False
         idle.append((context, page))
+        self._release(context)
         return True
 
     async def _aclose(self) -> None:
