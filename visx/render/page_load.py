@@ -654,8 +654,8 @@ def _redirect_error(src: Source, msg: str, watch: _Watch) -> RedirectError | Non
             "redirecting, so retrying or --no-js does not help: check the URL, and whether the site "
             "wants cookies first (--cookie, --storage-state)", source=src.label)
     if "ERR_UNSAFE_REDIRECT" in msg:
-        return RedirectError(f"{src.label}: redirected to a URL the browser may not follow (a local "
-                             "file or a reserved port); give the http(s) URL of an HTML page", source=src.label)
+        return RedirectError(f"{src.label}: redirected to a local file or another URL the browser may "
+                             "not follow; give the http(s) URL of an HTML page", source=src.label)
     return None
 
 
