@@ -268,3 +268,50 @@ def test_wait_for_bounds_settling_on_a_page_that_never_goes_quiet(server: LocalS
     snap = visx.render(server.url("render/mutating.html"), render_config(timeout_s=10.0, wait_for="li"))
     assert not snap.partial and snap.timings["settle"] < 4.0
     assert "Steady item" in snap.nodes.text(0)
+
+
+# -- content and schemes, told apart before any launch (issue 14) --------------
+
+
+def test_utf16_file_with_a_bom_is_html(tmp_path: Path) -> None:
+    from visx.render.page_load import classify
+
+    for bom, enc in ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"), (b"\xef\xbb\xbf", "utf-8")):
+        path = tmp_path / f"{enc}.html"
+        path.write_bytes(bom + "<html><body><p>x</p></body></html>".encode(enc))
+        assert classify(path).kind == "file"
+
+
+def test_empty_and_blank_files(tmp_path: Path) -> None:
+    from visx.errors import EmptyContentError
+
+    (tmp_path / "e.html").write_bytes(b"")
+    (tmp_path / "b.html").write_text(" \n\t ")
+    with pytest.raises(EmptyContentError) as err:
+        visx.render(tmp_path / "e.html")
+    one_line(err, "e.html", "empty")
+    with pytest.raises(NonHtmlContentError) as err2:  # EmptyContentError is one
+        visx.render(tmp_path / "b.html")
+    one_line(err2, "b.html", "only whitespace")
+
+
+def test_binary_named_html(tmp_path: Path) -> None:
+    path = tmp_path / "x.html"
+    path.write_bytes(bytes(range(256)) * 8)
+    with pytest.raises(NonHtmlContentError) as err:
+        visx.render(path)
+    one_line(err, "x.html", "binary data")
+
+
+@pytest.mark.parametrize("source", ["javascript:alert(1)", "mailto:a@b.example", "about:blank"])
+def test_schemes_without_slashes(source: str) -> None:
+    with pytest.raises(VisxError) as err:
+        visx.render(source)
+    one_line(err, source.split(":")[0] + ": URLs are not supported", "http(s) URL")
+
+
+def test_data_url_of_another_type() -> None:
+    with pytest.raises(NonHtmlContentError) as err:
+        visx.render("data:image/png;base64,iVBORw0KGgo=")
+    assert err.value.content_type == "image/png"
+    one_line(err, "data: URL is image/png")

@@ -547,6 +547,8 @@ async def _load(
         warnings.append(
             f"{src.label}: the page had not settled when captured ({why}); the list may be incomplete or "
             "another one: raise --timeout, or wait for the list with --wait-for SELECTOR")
+    if len(watch.navigations) > NAVIGATION_LOOP:  # still going round: what is on screen will be gone
+        raise _navigation_loop(src, watch)
     t_settle = time.perf_counter()
     dom: str | Columns
     shot: bytes | None = None
