@@ -156,9 +156,23 @@ class MineConfig(_Section):
     @field_validator("miner")
     @classmethod
     def _known_miner(cls, v: str) -> str:
-        if v not in {"mdr", "drmining"}:
-            raise ValueError(f"unknown miner {v!r}: use 'mdr' or 'drmining'")
+        if v not in {"mdr", "drmining", "flat"}:
+            raise ValueError(f"unknown miner {v!r}: use 'mdr', 'drmining' or 'flat'")
         return v
+
+
+class FlatConfig(_Section):
+    """The flat-page miner (``visx.flat``): records written as text runs, not one element each."""
+
+    mode: Literal["auto", "always", "off"] = "auto"
+    """``auto``: run when DOM mining finds no convincing data list; ``always``: run on every
+    page and rank its regions with the DOM's; ``off``: never (``mine.miner=flat`` forces it)."""
+    separators: tuple[str, ...] = ("|", "¦", "·", "•", "∙", " - ", " – ", " — ", " / ", ";")
+    """Strings that end an entity inside a text (a space in one stands for any whitespace);
+    inside ``<pre>`` line breaks, tabs and runs of spaces end one too."""
+    rules: str = "default"
+    """Entity typing rule set: a topic shipped in ``visx/flat/rules/`` (``default``, ``shop``,
+    ``forum``) or the path of a JSON rule file (see ``visx.flat.rules``)."""
 
 
 class AlignConfig(_Section):
@@ -217,6 +231,7 @@ class Config(_Section):
     render: RenderConfig = RenderConfig()
     clean: CleanConfig = CleanConfig()
     mine: MineConfig = MineConfig()
+    flat: FlatConfig = FlatConfig()
     align: AlignConfig = AlignConfig()
     table: SchemaConfig = SchemaConfig()
     """Schema stage (``visx.schema``); not called ``schema``, which pydantic reserves."""

@@ -225,9 +225,11 @@ def _analyse(snapshot: PageSnapshot, cfg: Config) -> Extraction:
     cleaned = _clean(snapshot, cfg)
     timings["clean"] = _lap(t)
     t = time.perf_counter()
+    from visx.flat import with_flat
     from visx.mine import mine
 
-    regions = mine(snapshot, cleaned, cfg.mine)
+    regions = [] if cfg.mine.miner == "flat" else mine(snapshot, cleaned, cfg.mine)
+    regions = with_flat(snapshot, cleaned, regions, cfg)  # flat text runs, when the DOM finds no list
     timings["mine"] = _lap(t)
     out = Extraction(
         snapshot=snapshot,
@@ -308,7 +310,10 @@ def _tabulate(out: Extraction, cfg: Config, *, main_only: bool = False) -> None:
     t = time.perf_counter()
     nodes = out.snapshot.nodes
     regions = out.regions[:1] if main_only else out.regions
-    alignments = align_regions(nodes, regions, cfg)
+    from visx.flat import FlatRegion, align_flat
+
+    dom = iter(align_regions(nodes, [rg for rg in regions if not isinstance(rg, FlatRegion)], cfg))
+    alignments = [align_flat(rg) if isinstance(rg, FlatRegion) else next(dom) for rg in regions]
     out.timings["align"] = _lap(t)
     t = time.perf_counter()
     out.tables = build_tables(nodes, regions, alignments, cfg)

@@ -54,7 +54,7 @@ def register(sub: Any) -> None:
                    "'data' and 'role'")
     add_batch_options(p)
     add_choice_options(p)
-    p.add_argument("--miner", choices=("mdr", "drmining"), default="mdr", help=MINER_HELP)
+    p.add_argument("--miner", choices=("mdr", "drmining", "flat"), default="mdr", help=MINER_HELP)
     p.add_argument("--no-clean", action="store_true", help="skip the cleaner (keep headers, side columns, ads)")
     p.add_argument("--debug", type=Path, metavar="DIR",
                    help="also write an annotated screenshot and an HTML report into DIR")
@@ -73,17 +73,22 @@ def add_batch_options(p: argparse.ArgumentParser) -> None:
                    "failed for good (404, not HTML, missing file...), are skipped; the others run (again), "
                    "nothing is written twice. SQLite keeps its job list in the 'jobs' table, other formats "
                    "in OUTPUT.jobs.sqlite beside OUTPUT.part until the run completes")
-    g.add_argument("--retries", type=int, default=DEFAULT_RETRIES, metavar="N",
-                   help=f"retries of a source after a transient failure (timeout, connection refused or "
-                   f"reset, crash, HTTP 5xx/408/429), waiting {BACKOFF_INITIAL_S:g} s, then twice as long "
-                   f"each time up to {BACKOFF_MAX_S:g} s; 404 and other permanent failures are never "
-                   f"retried (default {DEFAULT_RETRIES}, 0 for none)")
+    g.add_argument("--retries", type=int, default=None, metavar="N",
+                   help=f"retries of a source after a transient failure (no response from the server in "
+                   f"time, connection refused or reset, crash, HTTP 5xx/408/429), waiting "
+                   f"{BACKOFF_INITIAL_S:g} s, then twice as long each time up to {BACKOFF_MAX_S:g} s; 404, a "
+                   f"page that arrived but never settled and other permanent failures are never retried "
+                   f"(default {DEFAULT_RETRIES} for several sources or --resume; 0 for one source, so that "
+                   f"--timeout bounds its run)")
 
 
 MINER_HELP = ("region finder: mdr (default) compares the trees of adjacent elements (MDR) and weighs "
               "their boxes and styles; drmining cuts the page's sequence of leaf-path similarities into "
               "runs and takes each run's repeated children as records (DRMining, Ren & Xue 2009): "
-              "markup only, no visual evidence, a baseline to compare with")
+              "markup only, no visual evidence, a baseline to compare with; flat finds records written as "
+              "text runs (fields ended by <br>, joined by | or ·, lines of a <pre>, bare <p> fields) by "
+              "typing the text's entities and mining their repeated type pattern (seed 002); mdr runs it "
+              "itself when no convincing list is found (flat.mode)")
 
 
 def choose_format(output: Path | None, fmt: str | None) -> str:
@@ -109,6 +114,10 @@ def run(args: argparse.Namespace) -> int:
         clean=Config().clean.model_copy(update={"enabled": not args.no_clean}),
         mine=MineConfig(miner=args.miner),
     ), args, ALL_SECTIONS)
+    from visx.batch.defaults import DEFAULT_RETRIES
+
+    if args.retries is None:  # one source: --timeout bounds the run; a batch rides out blips
+        args.retries = 0 if len(sources) == 1 and not args.resume else DEFAULT_RETRIES
     if args.retries < 0:
         raise ConfigError(f"--retries must be 0 or more (got {args.retries})")
     if args.resume and args.output is None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from visx.clean.reasons import family
 from visx.debug import explain
+from visx.debug.flat import flat_section
 from visx.debug.layers import Box, Layers, table_for
 from visx.debug.palette import column_colour, family_colour, region_colour, rgb
 from visx.debug.template_link import region_template_json
@@ -254,7 +255,7 @@ def _region_section(ex: Extraction, k: int, layers: Layers, hint: str | None = N
     ev_html = (f"<details><summary>score parts ({len(rg.evidence)})</summary><table class=\"ev\">"
                f"<tbody>{ev}</tbody></table></details>") if ev else ""
     beyond = {b.key for b in layers.records if layers.beyond(b)}
-    return head + ev_html + _data_table(ex, k, rg, beyond) + "</section>"
+    return head + ev_html + flat_section(rg) + _data_table(ex, k, rg, beyond) + "</section>"
 
 
 def _data_table(ex: Extraction, k: int, rg: Region, beyond: set[str]) -> str:

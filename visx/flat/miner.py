@@ -1,0 +1,113 @@
+"""The flat miner: entities -> types -> patterns -> records, per container block.
+
+Containers are the blocks that hold the entities directly (a ``<div>`` of text
+and ``<br>``, a ``<pre>``, a ``<dl>``) or hold small blocks of one or two
+entities each (bare ``<p>`` fields); each is mined on the entities of its
+subtree, and the best non-overlapping regions are kept.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+
+from visx.config import Config
+from visx.flat import thresholds as th
+from visx.flat.entities import entities as find_entities
+from visx.flat.entities import is_inline
+from visx.flat.model import Entity, FlatRegion, Typing
+from visx.flat.pattern import key_type, mine_patterns
+from visx.flat.records import make_record, record_run, simplify_patterns
+from visx.flat.rules import load_rules
+from visx.flat.typing_rules import type_entities
+from visx.model import Cleaned, NodeTable, PageSnapshot, union_bbox
+
+
+def _root(nodes: NodeTable) -> int:
+    for n in nodes.nodes[:50]:
+        if n.tag == "body":
+            return n.index
+    return 0
+
+
+def _block(nodes: NodeTable, i: int) -> int:
+    while i > 0 and is_inline(nodes, i):
+        i = nodes[i].parent
+    return i
+
+
+def containers(nodes: NodeTable, ents: list[Entity], root: int) -> list[int]:
+    """Blocks holding many entities directly, or through small blocks of one or two each."""
+    blocks = [_block(nodes, e.node) for e in ents]
+    per_block = Counter(blocks)
+    direct: Counter[int] = Counter()
+    for b, n in per_block.items():
+        direct[b] += n
+        p = nodes[b].parent
+        if n <= 2 and p >= root:
+            direct[p] += n  # a bare <p>/<dd>/<span> field: its parent holds the record run
+            g = nodes[p].parent
+            if g >= root and sum(1 for c in nodes[p].children if nodes[c].tag == nodes[b].tag) <= 2:
+                direct[g] += n  # <div><p>..</p></div> wrappers of one field each
+    out = [c for c, n in direct.most_common() if n >= th.MIN_ENTITIES]
+    return out[: th.MAX_CONTAINERS]
+
+
+def _span(nodes: NodeTable, ents: list[Entity], c: int) -> tuple[int, int]:
+    """Entities of the subtree of ``c``: a contiguous range, entities being in document order."""
+    inside = [k for k, e in enumerate(ents) if nodes.is_ancestor(c, e.start.node)]
+    return (inside[0], inside[-1] + 1) if inside else (0, 0)
+
+
+def mine_container(nodes: NodeTable, c: int, ents: list[Entity], typings: list[Typing]) -> FlatRegion | None:
+    labels = [t.labels for t in typings]
+    key = key_type(labels)
+    if key is None:
+        return None
+    segments, assigned, kept = mine_patterns(labels, key)
+    run = record_run(labels, segments, assigned, kept)
+    if len(run) < th.MIN_RECORDS:
+        return None
+    pattern_of = dict(zip(segments, assigned, strict=True))
+    records = [make_record(ents[s:e], typings[s:e], pattern_of.get((s, e))) for s, e in run]
+    fields = statistics.fmean(len(r.entities) for r in records)
+    if fields < th.MIN_FIELDS:
+        return None
+    covered = sum(len(r.entities) for r in records) / len(ents)
+    score = len(records) * min(fields, 4.0) * (0.5 + 0.5 * covered)
+    return FlatRegion(
+        parent=c, records=list(records), score=round(score, 3), bbox=union_bbox([r.bbox for r in records]),
+        kind="flat", gn_size=1, miner="flat",
+        evidence={"records": float(len(records)), "fields": round(fields, 2), "coverage": round(covered, 3),
+                  "patterns": float(len(kept))},
+        entities=ents, typings=typings, key=key, patterns=simplify_patterns(kept),
+    )
+
+
+def mine_flat(snapshot: PageSnapshot, cleaned: Cleaned | None, config: Config | None = None) -> list[FlatRegion]:
+    """Flat regions of the page, best first (not yet ranked against the DOM's)."""
+    cfg = config or Config()
+    nodes = snapshot.nodes
+    root = _root(nodes)
+    rules = load_rules(cfg.flat.rules)
+    ents = find_entities(nodes, cleaned, root, cfg.flat.separators)
+    if len(ents) < th.MIN_ENTITIES:
+        return []
+    typings = type_entities(ents, rules)
+    found: list[FlatRegion] = []
+    for c in containers(nodes, ents, root):
+        a, b = _span(nodes, ents, c)
+        rg = mine_container(nodes, c, ents[a:b], typings[a:b])
+        if rg is not None:
+            found.append(rg)
+    # Nested containers find the same records: keep the best, then the regions beside it.
+    found.sort(key=lambda rg: (-rg.score, -nodes[rg.parent].depth))
+    out: list[FlatRegion] = []
+    for rg in found:
+        if all(not _overlap(nodes, rg, o) for o in out):
+            out.append(rg)
+    return out
+
+
+def _overlap(nodes: NodeTable, a: FlatRegion, b: FlatRegion) -> bool:
+    return nodes.is_ancestor(a.parent, b.parent) or nodes.is_ancestor(b.parent, a.parent)

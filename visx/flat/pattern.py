@@ -1,0 +1,175 @@
+"""Seed step 4: repeated patterns over the entities' type sequence.
+
+The sequence A_list holds one label set per entity. The key type a_k is the
+one the seed's ``sum(index) / count`` ranks first among the types that recur
+at regular intervals: a type present once in every record at offset o has a
+mean index of (mean record start + o), so the smallest mean names the
+records' first field. The sequence is cut at each key occurrence; each cut is
+a candidate pattern with a support count. Same-length patterns are
+intersected slot by slot, multi-type slots split by information gain,
+adjacent equal-support patterns merged, support-1 patterns dropped and the
+rest kept above the support threshold.
+
+Departures from the seed, each for a reason given where it is made:
+- the key type must recur regularly (:func:`key_type`): the bare minimum of
+  sum/count picks a type seen in the page header, before any record;
+- a one-entity cut joins the *next* cut, not the previous one (:func:`cut`);
+- adjacent equal-support patterns merge when they alternate through the list,
+  without asking for a multi-type slot holding a_k (:func:`merge_alternating`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+
+from visx.flat import thresholds as th
+from visx.flat.model import Labels, Pattern
+
+Segment = tuple[int, int]
+"""Entity index range [start, end) of one cut."""
+
+
+def key_type(labels: Sequence[frozenset[str]]) -> str | None:
+    """a_k: among the types recurring regularly and often enough, the smallest sum(index)/count."""
+    occ: dict[str, list[int]] = {}
+    for i, ls in enumerate(labels):
+        for a in ls:
+            occ.setdefault(a, []).append(i)
+    regular: dict[str, list[int]] = {}
+    for a, idx in occ.items():
+        if len(idx) < th.MIN_RECORDS:
+            continue
+        gaps = [y - x for x, y in itertools.pairwise(idx)]
+        if statistics.fmean(gaps) < th.KEY_MIN_GAP:
+            continue
+        med = statistics.median(gaps)
+        if sum(med / 2 <= g <= med * 2 for g in gaps) < th.KEY_REGULAR_SHARE * len(gaps):
+            continue
+        regular[a] = idx
+    if not regular:
+        return None
+    # The number of records: counted by the types rarely next to themselves (once a record).
+    single = [len(idx) for idx in regular.values()
+              if sum(y - x == 1 for x, y in itertools.pairwise(idx)) <= 0.1 * len(idx)]
+    n_est = max(single) if single else max(len(idx) for idx in regular.values())
+    cands = {a: idx for a, idx in regular.items() if len(idx) >= th.KEY_COVERAGE * n_est}
+    return min(cands, key=lambda a: (sum(cands[a]) / len(cands[a]), -len(cands[a]), a))
+
+
+def cut(labels: Sequence[frozenset[str]], key: str) -> list[Segment]:
+    """Cut the sequence at each key occurrence (the first cut starts at the first one).
+
+    A cut of one entity (two key entities in a row) joins the next cut: since the key is
+    the records' first field, two in a row are a record's first two fields (a title and a
+    subtitle both plain text). The seed adds it to the previous cut instead.
+    """
+    starts = [i for i, ls in enumerate(labels) if key in ls]
+    if not starts:
+        return []
+    kept: list[int] = []
+    for s in starts:
+        if kept and s - kept[-1] == 1:
+            continue  # the previous key entity was alone: this one continues its record
+        kept.append(s)
+    return list(itertools.pairwise([*kept, len(labels)]))
+
+
+def candidates(labels: Sequence[frozenset[str]], segments: Sequence[Segment]) -> dict[Labels, int]:
+    """Each cut's label sequence with its support (occurrences)."""
+    return dict(Counter(tuple(labels[s:e]) for s, e in segments))
+
+
+def intersect(patterns: dict[Labels, int]) -> tuple[dict[Labels, int], dict[Labels, Labels]]:
+    """Same-length patterns intersected slot by slot while no slot becomes empty.
+
+    Returns the resulting patterns with summed supports, and where each input went."""
+    where: dict[Labels, Labels] = {p: p for p in patterns}
+    support = dict(patterns)
+    changed = True
+    while changed:
+        changed = False
+        by_len: dict[int, list[Labels]] = {}
+        for p in support:
+            by_len.setdefault(len(p), []).append(p)
+        for group in by_len.values():
+            for p1, p2 in itertools.combinations(group, 2):
+                meet = tuple(a & b for a, b in zip(p1, p2, strict=True))
+                if all(meet):
+                    s = support.pop(p1) + support.pop(p2)
+                    support[meet] = support.get(meet, 0) + s
+                    for k, v in where.items():
+                        if v in (p1, p2):
+                            where[k] = meet
+                    changed = True
+                    break
+            if changed:
+                break
+    return support, where
+
+
+def _entropy(types: Sequence[str]) -> float:
+    n = len(types)
+    return -sum(c / n * math.log2(c / n) for c in Counter(types).values())
+
+
+def split_slots(pattern: Labels) -> Labels:
+    """Multi-type slots split by information gain: each takes the type that leaves the pattern
+    with the most information (the most distinct types, the seed's principle); ties go to a
+    type other than the fallback ``text``, then by name."""
+    out = [set(s) for s in pattern]
+    for i, slot in enumerate(pattern):
+        if len(slot) < 2:
+            continue
+
+        def gain(a: str, i: int = i) -> tuple[float, bool, str]:
+            trial = [next(iter(s)) if len(s) == 1 else "?" + str(k) for k, s in enumerate(out)]
+            trial[i] = a
+            return (_entropy(trial), a != "text", a)
+
+        best = max(sorted(slot), key=gain)
+        out[i] = {best}
+    return tuple(frozenset(s) for s in out)
+
+
+def merge_alternating(segments: list[Segment], assigned: list[Labels],
+                      support: dict[Labels, int]) -> tuple[list[Segment], list[Labels]]:
+    """Adjacent patterns of equal support that alternate through the list become one pattern
+    (the key occurs twice a record: ``<text price> <text date>`` is ``<text price text date>``)."""
+    if len(segments) < 4:
+        return segments, assigned
+    a, b = assigned[0], assigned[1]
+    if a == b or support.get(a) != support.get(b):
+        return segments, assigned
+    pairs = len(segments) // 2
+    if sum(assigned[2 * k] == a and assigned[2 * k + 1] == b for k in range(pairs)) < 0.8 * pairs:
+        return segments, assigned
+    merged = (*a, *b)
+    segs = [(segments[2 * k][0], segments[2 * k + 1][1]) for k in range(pairs)]
+    pats: list[Labels] = [merged] * pairs
+    if len(segments) % 2:
+        segs.append(segments[-1])
+        pats.append(assigned[-1])
+    return segs, pats
+
+
+def mine_patterns(labels: Sequence[frozenset[str]], key: str) -> tuple[list[Segment], list[Labels], list[Pattern]]:
+    """The cuts, the pattern each cut follows, and the patterns kept (support >= threshold),
+    in order of first appearance."""
+    segments = cut(labels, key)
+    if not segments:
+        return [], [], []
+    support, where = intersect(candidates(labels, segments))
+    split = {p: split_slots(p) for p in support}
+    final: dict[Labels, int] = {}
+    for p, s in support.items():
+        final[split[p]] = final.get(split[p], 0) + s
+    assigned = [split[where[tuple(labels[s:e])]] for s, e in segments]
+    segments, assigned = merge_alternating(segments, assigned, final)
+    counts = Counter(assigned)
+    order = list(dict.fromkeys(assigned))
+    kept = [Pattern(p, counts[p]) for p in order if counts[p] >= th.SUPPORT_THRESHOLD and counts[p] > 1]
+    return segments, assigned, kept

@@ -1,0 +1,54 @@
+"""Tuned values of the flat miner, each with its reason."""
+
+MIN_RECORDS = 3
+"""A list of two is as likely a pair of related lines (an address, a by-line) as a list;
+the DOM miner asks for two alike elements, which are far stronger evidence than two alike
+type runs."""
+
+MIN_ENTITIES = 6
+"""A container with fewer entities cannot hold MIN_RECORDS records of two fields."""
+
+MIN_FIELDS = 1.8
+"""Mean entities per record: records of one field are a plain list of items, which the
+DOM miner finds (links, menu entries); a flat record has several fields."""
+
+MAX_CONTAINERS = 40
+"""Containers mined per page, most entities first: flat text lives in a few big blocks,
+and each extra container costs a pattern search."""
+
+KEY_MIN_GAP = 1.5
+"""A key type marks record starts, so its occurrences are further apart than adjacent
+entities on average; a type seen in runs (several texts in a row) cannot be the key."""
+
+KEY_REGULAR_SHARE = 0.6
+"""Share of a key type's gaps within a factor of two of the median gap: records differ in
+length by an optional field or two, not by a factor of two, in most of the list."""
+
+KEY_COVERAGE = 0.9
+"""A key candidate occurs at least this share as often as the records (the most frequent
+type seen once a record): a field missing from a record or two (a description) shifts
+its mean index by a whole record's length, so sum(index)/count only compares fields
+present in (nearly) every record."""
+
+SUPPORT_THRESHOLD = 2
+"""The seed's threshold on a pattern's support (a positive integer): a pattern seen twice
+is a repetition, once is a single block."""
+
+MAX_RECORD_FACTOR = 3.0
+"""A segment between two key entities longer than this many times the main pattern is not
+a record but the text between two lists (or a footer): the run of records stops there."""
+
+CONVINCING_FIELDS = 2.0
+"""Text leaves per record from which a DOM region is convincing: records of one leaf each
+(single links, bare <p> fields) may be the fields of flat records."""
+
+CONVINCING_RECORDS = 3
+"""Records from which a DOM region is a list worth keeping (the DOM miner's minimum of two
+is too few to skip the flat miner on)."""
+
+FLAT_MARGIN = 1.0
+"""A flat region outranks the DOM's main region only when its score is higher: the same
+score favours the DOM region, whose records are elements."""
+
+MAX_TITLE_WORDS = 25
+"""A linked or bold text longer than this is a description, not a title."""
