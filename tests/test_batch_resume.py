@@ -35,6 +35,8 @@ from visx.errors import (
     ExportError,
     HttpStatusError,
     NonHtmlContentError,
+    NoResponseError,
+    RedirectError,
     RenderTimeoutError,
     UnreachableError,
 )
@@ -79,7 +81,9 @@ def _keys_per_page(db: Path) -> dict[str, list[str]]:
 def test_failures_are_transient_or_permanent() -> None:
     assert kind_of(HttpStatusError("x", status=503)) == kind_of(HttpStatusError("x", status=429)) == "transient"
     assert kind_of(HttpStatusError("x", status=404)) == kind_of(HttpStatusError("x", status=410)) == "permanent"
-    assert kind_of(RenderTimeoutError("x")) == kind_of(UnreachableError("x")) == "transient"
+    assert kind_of(NoResponseError("x")) == kind_of(UnreachableError("x")) == "transient"
+    # A page that arrived but never settled (a script loop, DOM churn) times out again.
+    assert kind_of(RenderTimeoutError("x")) == kind_of(RedirectError("x")) == "permanent"
     assert kind_of(DnsError("x")) == kind_of(NonHtmlContentError("x")) == "permanent"
 
 

@@ -364,10 +364,11 @@ def test_cli_several_sources_take_the_same_choice(tmp_path: Path, capsys: pytest
     assert main(["extract", str(SITE_MAP), str(SEVERAL), str(SITE_MAP), "--hint", "#reviews", "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert re.search(r"visx: error: \[2/3\] \S*several_regions\S*: hint '#reviews' matches no element", err)
-    assert "1 of 3 source(s) failed" in err
+    # A source given twice is one job (the job list is keyed by source): run and written once.
+    assert "1 duplicate(s) run once" in err and "1 of 2 source(s) failed" in err
     with out.open(newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
-    assert len(rows) == 12 and {r["source"] for r in rows} == {visx.extract(SITE_MAP).source}
+    assert len(rows) == 6 and {r["source"] for r in rows} == {visx.extract(SITE_MAP).source}
 
 
 # --- report -------------------------------------------------------------------------------

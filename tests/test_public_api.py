@@ -18,14 +18,17 @@ EXPECTED_ALL = {
     "Config",
     "ConfigError",
     "DnsError",
+    "EmptyContentError",
     "ExportError",
     "Extraction",
     "ExtractionError",
     "HttpStatusError",
+    "NoResponseError",
     "Node",
     "NodeTable",
     "NonHtmlContentError",
     "PageCrashedError",
+    "RedirectError",
     "PageSnapshot",
     "Record",
     "Region",
@@ -77,6 +80,8 @@ def test_errors_form_one_hierarchy() -> None:
         if isinstance(obj, type) and name.endswith("Error"):
             assert issubclass(obj, visx.VisxError), name
     assert issubclass(visx.DnsError, visx.UnreachableError)
+    assert issubclass(visx.NoResponseError, visx.RenderTimeoutError)
+    assert issubclass(visx.EmptyContentError, visx.NonHtmlContentError)
     assert issubclass(visx.RenderTimeoutError, visx.RenderError)
 
 

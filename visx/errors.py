@@ -14,11 +14,13 @@ Every message names the input it is about and what to do next::
      |    |    +-- EmptyContentError an empty (or all-whitespace) file, response or stdin
      |    +-- RedirectError          a redirect loop, a page that keeps navigating, a redirect off the web
      |    +-- RenderTimeoutError     page did not load in time (see ``partial_on_timeout``)
+     |    |    +-- NoResponseError   the server sent nothing in time (the one timeout worth retrying)
      |    +-- PageCrashedError       the renderer process crashed
      +-- SnapshotError               corrupt, foreign or unreadable snapshot file
      +-- ExtractionError             a pipeline stage could not work on its input
      |    +-- SelectionError         the list asked for (region, hint, example) is not on the page
      +-- ExportError                 an output could not be written
+     +-- LinkError                   link paths: the table or its key column cannot be used
      +-- TemplateError               a template is unreadable, fits no page, or cannot be repaired
           +-- TemplateMismatchError  no template matches the page (site, URL similarity)
           +-- RepairError            a column or the record list could not be found again
@@ -88,6 +90,11 @@ class RenderTimeoutError(RenderError):
     """The page did not finish loading within the timeout."""
 
 
+class NoResponseError(RenderTimeoutError):
+    """No part of the page arrived within the timeout: the server is down or overloaded, so
+    another attempt may succeed (a page that arrived but never settled would time out again)."""
+
+
 class PageCrashedError(RenderError):
     """The browser's renderer process crashed on the page."""
 
@@ -123,3 +130,8 @@ class RepairError(TemplateError):
     def __init__(self, message: str, *, source: str | None = None, column: str | None = None) -> None:
         super().__init__(message, source=source)
         self.column = column
+
+
+class LinkError(VisxError):
+    """``visx link``: the table cannot be read, or it has no such key column; the message names
+    the file or column and what to give instead."""

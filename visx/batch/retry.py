@@ -1,6 +1,7 @@
 """Which failures are worth another try, and the retries themselves (tenacity).
 
-Transient: the page did not load in time, the connection was refused or reset, the
+Transient: the server sent nothing in time (a page that arrived but never settled, or a
+script that never ends, times out again: permanent), the connection was refused or reset, the
 renderer crashed, the server answered 5xx, 408 or 429 (:data:`TRANSIENT_STATUSES`).
 Permanent: everything else, the server's or the input's own answer (404, a PDF, a
 missing file, a bad scheme, a corrupt snapshot, a page without the list asked for), and
@@ -34,8 +35,8 @@ from visx.errors import (
     ConfigError,
     DnsError,
     HttpStatusError,
+    NoResponseError,
     PageCrashedError,
-    RenderTimeoutError,
     UnreachableError,
     VisxError,
 )
@@ -67,7 +68,7 @@ def kind_of(err: BaseException) -> Kind:
         return "transient" if err.status in TRANSIENT_STATUSES else "permanent"
     if isinstance(err, DnsError):
         return "permanent"
-    if isinstance(err, (RenderTimeoutError, UnreachableError, PageCrashedError)):
+    if isinstance(err, (NoResponseError, UnreachableError, PageCrashedError)):
         return "transient"
     return "permanent"
 

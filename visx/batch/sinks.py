@@ -142,7 +142,10 @@ class SpoolSink:
 
         self.fh.close()
         pages = self.store.count("done")
-        rows = finish_spool(self.fmt, self.part, self.path, pages) if pages else None
+        # The output's shape (a JSON array, a CSV 'source' column) follows the sources given,
+        # not how many succeeded: a batch where one page failed keeps its columns.
+        sources = sum(self.store.count(s) for s in ("done", "failed", "pending"))
+        rows = finish_spool(self.fmt, self.part, self.path, sources) if pages else None
         self.con.close()
         for p in (self.part, self.jobs, Path(str(self.jobs) + "-wal"), Path(str(self.jobs) + "-shm")):
             p.unlink(missing_ok=True)

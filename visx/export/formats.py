@@ -226,7 +226,8 @@ def spool_keys(spool: Path) -> list[str]:
 
 def finish_spool(fmt: str, spool: Path, path: Path, pages: int) -> int:
     """Write the output ``path`` from ``spool`` (atomically) and return its row count; the
-    spool is left for the caller to remove."""
+    spool is left for the caller to remove. ``pages``: the sources of the batch (1: the shape
+    of a single extraction, no JSON array and no ``source`` column)."""
     if fmt == "parquet":
         from visx.export.parquet import parquet_from_spool
 

@@ -22,6 +22,7 @@ from visx.errors import (
     EmptyContentError,
     HttpStatusError,
     NonHtmlContentError,
+    NoResponseError,
     PageCrashedError,
     RedirectError,
     RenderError,
@@ -617,7 +618,7 @@ def _load_timeout(src: Source, cfg: RenderConfig, watch: _Watch) -> RenderError:
         return _navigation_loop(src, watch)
     if not watch.main_response and src.kind == "url":
         kept = " (--partial keeps nothing here: no part of the page had arrived)" if cfg.partial_on_timeout else ""
-        return RenderTimeoutError(
+        return NoResponseError(
             f"{src.label}: no response from the server within {t}{kept}; check that the server is up "
             "and the URL is right, or raise the timeout (--timeout)", source=src.label)
     if cfg.partial_on_timeout or not watch.main_response:
