@@ -203,7 +203,6 @@ class Dom:
         "_by_tag",
         "_cls",
         "_dirty_ids",
-        "_dirty_page",
         "_glob",
         "_ids",
         "_kids",
@@ -247,7 +246,6 @@ class Dom:
         self._tag_index: dict[str, list[int]] | None = None
         self._by_tag: dict[str, list[int]] = {}
         self._odd: dict[tuple[str, ...], bool] = {}
-        self._dirty_page: bool | None = None
         self._simple: dict[str, bool] = {}
         self.orig: list[int] | None = None
         """Pages in another order than lxml's: element -> node (-1 for a wrapper)."""
@@ -425,18 +423,10 @@ class Dom:
         # them out (bad characters dropped, spaces normalised) makes it one; a wrapper has none.
         if self.w_host:
             ids = [i for i in ids if i < n]
-        if (self._dirty_page is not None or len(ids) > 64) and not self._any_dirty():
-            return [i for i in ids if token in nn[i].classes]
         dirty = self._dirty
+        if len(ids) > 16 and not any(dirty(c) for c in {nn[i].classes for i in ids}):
+            return [i for i in ids if token in nn[i].classes]  # no odd class string among them
         return [i for i in ids if token in nn[i].classes or (dirty(nn[i].classes) and value in hay(i))]
-
-    def _any_dirty(self) -> bool:
-        """Some element's class string is not its classes joined by single spaces."""
-        if self._dirty_page is None:
-            tuples = {n.classes for n in self.nn}
-            self._dirty_page = any("" in t for t in tuples) or bool(
-                _ODD.search("a".join([c for t in tuples for c in t])))
-        return self._dirty_page
 
     def _dirty(self, cls: tuple[str, ...]) -> bool:
         """The class string lxml holds is not the classes joined by single spaces."""
@@ -510,12 +500,15 @@ class Dom:
             ctx = list(out)
         return out
 
-    def evaluate_many(self, path: Path, roots: list[int], memo: dict[int, list[int]]) -> list[list[int]]:
+    def evaluate_many(self, path: Path, roots: list[int], memo: dict[int, list[int]],
+                      tagged: Callable[[str], list[int]] | None = None) -> list[list[int]]:
         """``[evaluate(path, r) for r in roots]`` for records' first elements (in document
         order, none inside another), walking each step once for all of them: the elements
         a path of child and descendant steps selects from a root lie in the root's subtree,
         so they are read off the union by range. ``memo`` keeps results per prefix for
-        these roots. Lists may be shared: do not change them."""
+        these roots. ``tagged(name)``: the real elements with tag ``name`` in document order,
+        or only those inside the roots' subtrees (every element a step from them can reach;
+        :meth:`scoped_tags`). Lists may be shared: do not change them."""
         absolute, steps, pids = path
         if not self.ok:
             return [[] for _ in roots]
@@ -538,7 +531,8 @@ class Dom:
         for j in range(k, len(steps)):
             if cur:
                 axis, name, preds = steps[j]
-                cur = self._child_many(cur, name, preds) if axis == CHILD else self._desc_many(cur, name, preds)
+                cur = self._child_many(cur, name, preds) if axis == CHILD \
+                    else self._desc_many(cur, name, preds, tagged or self._tagged)
             memo[pids[j]] = cur
         return self._partition(cur, roots)
 
@@ -573,23 +567,24 @@ class Dom:
             out.sort(key=self.key)
         return out
 
-    def _desc_many(self, ctx: list[int], name: str, preds: tuple[Pred, ...]) -> list[int]:
+    def _desc_many(self, ctx: list[int], name: str, preds: tuple[Pred, ...],
+                   tagged: Callable[[str], list[int]]) -> list[int]:
         if len(ctx) == 1:
-            return self._descendants(ctx[0], name, preds)
+            return self._descendants(ctx[0], name, preds, tagged)
         first_pos = next((k for k, p in enumerate(preds) if p[0] == "pos"), len(preds))
         head = preds[:first_pos]
         by_id = bool(head) and head[0][0] == "id"
         plain = not by_id and name != "*" and name not in (SHADOW_TAG, FRAME_TAG, UNKNOWN_TAG)
         cands: list[int] = []
         if plain and not self.w_host:
-            every = self._tagged(name)
+            every = tagged(name)
             nn = self.nn
             for c in ctx:
                 cands.extend(every[bisect_left(every, c + 1):bisect_left(every, nn[c].end)])
         else:
             idval = str(head[0][1]) if by_id else None
             for c in ctx:
-                cands.extend(self._desc_base(c, name, idval))
+                cands.extend(self._desc_base(c, name, idval, tagged))
         if cands and self._nested(ctx):
             cands = sorted(set(cands), key=self.key)
         for p in head[1:] if by_id else head:
@@ -691,7 +686,34 @@ class Dom:
             self._tag_index = idx
         return self._tag_index
 
-    def _descendants(self, c: int | None, name: str, preds: tuple[Pred, ...]) -> list[int]:
+    def scoped_tags(self, roots: list[int]) -> Callable[[str], list[int]]:
+        """``tagged`` for :meth:`evaluate_many` over ``roots`` (real elements in document order,
+        none inside another): the elements of the roots' subtrees by tag, indexed on first use.
+        Records are mostly a small part of the page: a column's steps need not scan all of it."""
+        if self.w_host:
+            return self._tagged  # wrappers are not in the table's ranges
+        idx: dict[str, list[int]] = {}
+        built = False
+
+        def tagged(name: str) -> list[int]:
+            nonlocal built
+            if not built:
+                nn = self.nn
+                for r in roots:
+                    for i in range(r, nn[r].end):
+                        t = nn[i].tag
+                        got = idx.get(t)
+                        if got is None:
+                            idx[t] = [i]
+                        else:
+                            got.append(i)
+                built = True
+            return idx.get(name, _EMPTY)
+
+        return tagged
+
+    def _descendants(self, c: int | None, name: str, preds: tuple[Pred, ...],
+                     tagged: Callable[[str], list[int]] | None = None) -> list[int]:
         first_pos = next((k for k, p in enumerate(preds) if p[0] == "pos"), len(preds))
         head = preds[:first_pos]
         by_id = bool(head) and head[0][0] == "id"
@@ -704,13 +726,15 @@ class Dom:
                 if ws:
                     cands = sorted(cands + ws, key=self.key)
         else:
-            cands = self._desc_base(c, name, str(head[0][1]) if by_id else None)
+            cands = self._desc_base(c, name, str(head[0][1]) if by_id else None, tagged or self._tagged)
             for p in head[1:] if by_id else head:
                 cands = self._keep(cands, p)
         return self._positions(cands, preds[first_pos:])
 
-    def _desc_base(self, c: int, name: str, idval: str | None) -> list[int]:
-        """Elements below ``c`` with tag ``name`` (and id ``idval``), in document order."""
+    def _desc_base(self, c: int, name: str, idval: str | None,
+                   tagged: Callable[[str], list[int]] | None = None) -> list[int]:
+        """Elements below ``c`` with tag ``name`` (and id ``idval``), in document order
+        (``tagged``: as :meth:`evaluate_many` takes it, covering ``c``'s subtree)."""
         lo, hi = self._range(c)
         n = self.n
         if idval is not None:
@@ -723,7 +747,7 @@ class Dom:
         elif name == UNKNOWN_TAG:
             cands = [i for i in range(lo, hi) if self.tag(i) == name]
         else:
-            every = self._tagged(name)
+            every = (tagged or self._tagged)(name)
             return every[bisect_left(every, lo):bisect_left(every, hi)]
         if self.w_host:
             # A wrapper is below ``c`` when its host is ``c`` or below it.
@@ -757,6 +781,7 @@ class Dom:
 
 
 Selector = Callable[[int | None], list[int]]
+_EMPTY: list[int] = []
 
 
 def _own(dom: Dom, node: int) -> int:
@@ -800,7 +825,7 @@ def selector(tree: PageTree, xpath: str) -> Selector:
 class RootsSelector:
     """Per XPath, what it selects from each of a run's record roots (node indices)."""
 
-    __slots__ = ("_memo", "_own", "dom", "roots", "tree")
+    __slots__ = ("_memo", "_own", "_tagged", "dom", "roots", "tree")
 
     def __init__(self, tree: PageTree, roots: list[int]) -> None:
         self.tree = tree
@@ -815,6 +840,7 @@ class RootsSelector:
             if all(o >= 0 for o in mine) and all(a < b for a, b in pairwise(mine)) \
                     and not self.dom._nested(mine):
                 self._own = mine
+        self._tagged = self.dom.scoped_tags(self._own) if self.dom is not None and self._own is not None else None
 
     def __call__(self, xpath: str) -> list[list[int]]:
         dom = self.dom
@@ -824,7 +850,7 @@ class RootsSelector:
         if self._own is None:
             sel = selector(self.tree, xpath)
             return [sel(r) for r in self.roots]
-        return [_nodes(dom, g) for g in dom.evaluate_many(path, self._own, self._memo)]
+        return [_nodes(dom, g) for g in dom.evaluate_many(path, self._own, self._memo, self._tagged)]
 
 
 def _lxml_select(tree: PageTree, xpath: str, context: int | None) -> list[int]:

@@ -34,8 +34,13 @@ def _mistyped(run: Run, t: Template) -> list[Problem]:
         texts = [it.text for it in its if it is not None]
         if not texts:
             continue
-        ok = sum(_reads_as(x, col.type, ctx) or _labelled(x, col.type, ctx) for x in texts)
-        if ok < th.MISTYPED * len(texts):
+        need = th.MISTYPED * len(texts)
+        ok = 0
+        for x in texts:
+            ok += _reads_as(x, col.type, ctx) or _labelled(x, col.type, ctx)
+            if ok >= need:
+                break  # enough read as the type: the rest cannot make it mistyped
+        if ok < need:
             out.append(Problem(col.name, "mistyped", f"only {ok} of {len(texts)} value(s) read as {col.type} "
                                                      f"(e.g. {texts[0][:40]!r})"))
     return out
