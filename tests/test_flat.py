@@ -1,0 +1,98 @@
+"""The flat miner on saved snapshots of hand-made old-style pages (fixtures/flat/)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from visx.config import Config, FlatConfig, MineConfig
+from visx.errors import ConfigError
+from visx.flat import FlatRecord, FlatRegion
+from visx.flat.automaton import simplify
+from visx.flat.pattern import key_type, mine_patterns
+from visx.flat.rules import load_rules
+from visx.pipeline import _read_snapshot, analyse
+
+FIX = Path(__file__).parent.parent / "fixtures" / "flat"
+
+
+def _run(name: str, config: Config | None = None):  # type: ignore[no-untyped-def]
+    return analyse(_read_snapshot(FIX / f"{name}.snapshot.json.gz"), config or Config())
+
+
+def _recs(region: object) -> list[FlatRecord]:
+    assert isinstance(region, FlatRegion)
+    out = [r for r in region.records if isinstance(r, FlatRecord)]
+    assert len(out) == len(region.records)
+    return out
+
+
+def test_forum_br_runs_are_records_with_typed_fields() -> None:
+    out = _run("forum")
+    main = out.main
+    assert isinstance(main, FlatRegion) and main.rank == 1
+    assert len(main.records) == 5
+    rec = main.records[0]
+    assert isinstance(rec, FlatRecord)
+    assert rec.types == ["title", "author", "count", "date"]
+    assert rec.text.startswith("Carburetor keeps flooding")
+    assert _recs(main)[3].types == ["title", "author", "date"]  # an optional field missing
+    assert "lies inside these records" in main.reason
+    # Records are text ranges: a record starts in a text node, at a character offset.
+    assert rec.entities[1].start.child >= 0 and rec.entities[1].start.offset >= 0
+    assert main.table is not None and [c.type for c in main.table.columns][:1] == ["text"]
+
+
+def test_definition_list_directory() -> None:
+    main = _run("directory").main
+    assert isinstance(main, FlatRegion)
+    assert [len(r.entities) for r in _recs(main)] == [4, 4, 3, 4]
+    assert _recs(main)[0].types == ["title", "place", "phone", "email"]
+
+
+def test_separator_lines() -> None:
+    main = _run("links").main
+    assert isinstance(main, FlatRegion) and len(main.records) == 5
+    assert _recs(main)[1].types == ["title", "text", "rating", "count"]
+
+
+def test_dom_list_kept_when_convincing() -> None:
+    out = _run("guestbook")
+    assert out.main is not None and out.main.miner == "mdr" and len(out.main.records) == 4
+
+
+def test_flat_off_and_forced() -> None:
+    off = _run("forum", Config(flat=FlatConfig(mode="off")))
+    assert all(rg.miner != "flat" for rg in off.regions)
+    forced = _run("guestbook", Config(mine=MineConfig(miner="flat")))
+    assert all(rg.miner == "flat" for rg in forced.regions)
+
+
+def test_key_type_is_the_first_field_present_in_every_record() -> None:
+    rec, short = ["title", "text", "price", "date"], ["title", "price", "date"]
+    labels = [frozenset([t]) for t in [*rec, *rec, *short, *rec]]
+    assert key_type(labels) == "title"
+    segments, _assigned, kept = mine_patterns(labels, "title")
+    assert segments[0] == (0, 4) and len(segments) == 4
+    assert [p.support for p in kept] == [3]
+
+
+def test_two_keys_in_a_row_start_one_record() -> None:
+    labels = [frozenset([t]) for t in ["text", "text", "price"] * 3]
+    segments, _a, _k = mine_patterns(labels, "text")
+    assert segments == [(0, 3), (3, 6), (6, 9)]
+
+
+def test_automaton_shortest_cover() -> None:
+    assert simplify(["a", "b", "b", "c"]) == ("a", "b", "c")
+    assert simplify(["a", "b", "a", "c"]) == ("a", "b", "a", "c")
+
+
+def test_rule_files_are_validated(tmp_path: Path) -> None:
+    assert "title" in load_rules("shop").names and load_rules("shop").names[0] == "stock"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"topic": "x", "types": [{"name": "a", "precision": [{"regex": "("}]}]}))
+    with pytest.raises(ConfigError, match="bad regex"):
+        load_rules(str(bad))
