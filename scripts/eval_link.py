@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-import link_sites  # noqa: E402
+import link_sites
 
-from visx.link.api import LinkOptions, crawl_site, link_crawl  # noqa: E402
-from visx.link.table_io import read_table  # noqa: E402
+from visx.link.api import LinkOptions, crawl_site, link_crawl
+from visx.link.table_io import read_table
 
 METHODS = {"anchors": (False, False), "titles": (True, False), "titles+h1": (True, True)}
 

@@ -20,6 +20,7 @@ from visx.errors import (
     ExportError,
     ExtractionError,
     HttpStatusError,
+    LinkError,
     NonHtmlContentError,
     NoResponseError,
     PageCrashedError,
@@ -32,6 +33,7 @@ from visx.errors import (
     UnreachableError,
     VisxError,
 )
+from visx.link.api import LinkOptions, LinkResult, link
 from visx.model import Node, NodeTable, PageSnapshot, Record, Region
 from visx.pipeline import Extraction, analyse, extract, extract_async
 
@@ -56,6 +58,9 @@ __all__ = [
     "Extraction",
     "ExtractionError",
     "HttpStatusError",
+    "LinkError",
+    "LinkOptions",
+    "LinkResult",
     "NoResponseError",
     "Node",
     "NodeTable",
@@ -79,6 +84,7 @@ __all__ = [
     "extract_async",
     "extract_many",
     "extract_many_async",
+    "link",
     "load_snapshot",
     "render",
     "render_async",

@@ -15,6 +15,7 @@ from visx.cli import (
     check_cmd,
     eval_cmd,
     extract_cmd,
+    link_cmd,
     render_cmd,
     report_cmd,
     template_cmd,
@@ -24,7 +25,8 @@ from visx.cli.logs import logging_to_stderr
 from visx.cli.options import check_outputs
 from visx.errors import VisxError
 
-SUBCOMMANDS = (extract_cmd, render_cmd, report_cmd, eval_cmd, template_cmd, template_group_cmd, check_cmd)
+SUBCOMMANDS = (extract_cmd, render_cmd, report_cmd, eval_cmd, template_cmd, template_group_cmd, check_cmd,
+               link_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -56,6 +56,12 @@ def register(sub: Any) -> None:
     add_choice_options(p)
     p.add_argument("--miner", choices=("mdr", "drmining", "flat"), default="mdr", help=MINER_HELP)
     p.add_argument("--no-clean", action="store_true", help="skip the cleaner (keep headers, side columns, ads)")
+    p.add_argument("--link-depth", type=int, metavar="H",
+                   help="fill a page_url (and link_score) column of the main table: crawl the page's "
+                   "site H hops deep and match each record to its own page by link paths "
+                   "(see `visx link`; one source only)")
+    p.add_argument("--link-key", metavar="COLUMN",
+                   help="with --link-depth: the column naming each record (default: the first text column)")
     p.add_argument("--debug", type=Path, metavar="DIR",
                    help="also write an annotated screenshot and an HTML report into DIR")
     add_render_options(p)
@@ -122,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--retries must be 0 or more (got {args.retries})")
     if args.resume and args.output is None:
         raise ConfigError("--resume continues a run into an output file; give it with -o")
+    if args.link_depth is not None and (len(sources) != 1 or args.resume or args.link_depth < 0):
+        raise ConfigError("--link-depth takes one source and a depth of 0 or more; for many tables use `visx link`")
     if len(sources) == 1 and not args.resume:
         return _run_one(args, sources[0], fmt, cfg)
     if args.output is not None:
@@ -145,6 +153,12 @@ def _run_one(args: argparse.Namespace, source: str, fmt: str, cfg: Config) -> in
     assert got is not None
     ex = got  # its warnings are logged (visx: warning: ...)
     _choose(args, ex, cfg)
+    if args.link_depth is not None:
+        from visx.link.api import LinkOptions
+        from visx.link.extraction import link_extraction
+
+        res = link_extraction(ex, LinkOptions(depth=args.link_depth), args.link_key)
+        say(args, f"linked {res.matched} of {len(res.rows)} record(s) to pages ({res.pages} page(s) crawled)")
     if exporter is None:
         write_stream(ex, sys.stdout, fmt=fmt, all_regions=args.all_regions)
     else:

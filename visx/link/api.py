@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from visx.errors import LinkError
 from visx.link import thresholds as T
-from visx.link.bags import Bag, BagSettings, anchor_targets, bag_of
-from visx.link.crawl import Crawl, CrawlOptions, crawl_async
-from visx.link.match import match_rows
 
+# The crawl, graph and matching modules (httpx, networkx, rapidfuzz) are imported when used:
+# ``import visx`` binds :func:`link` and stays cheap.
 if TYPE_CHECKING:
     from visx.config import Config
+    from visx.link.bags import Bag
+    from visx.link.crawl import Crawl, CrawlOptions
 
 _log = logging.getLogger("visx.link")
 _T = TypeVar("_T")
@@ -49,6 +50,8 @@ class LinkOptions:
     """``layers`` (all pages at once) or ``yen`` (networkx, per page); see :mod:`visx.link.paths`."""
 
     def crawl_options(self) -> CrawlOptions:
+        from visx.link.crawl import CrawlOptions
+
         return CrawlOptions(depth=self.depth, same_site=self.same_site, per_host=self.per_host,
                             retries=self.retries, max_pages=self.max_pages, robots=self.robots)
 
@@ -120,6 +123,7 @@ def check_key(columns: Sequence[str], key: str, table: object) -> None:
 def crawl_site(source: str, opt: LinkOptions, config: Config | None = None,
                progress: Callable[[int, int], None] | None = None) -> Crawl:
     """The h-reachable set of ``source`` (blocking; runs its own event loop)."""
+    from visx.link.crawl import crawl_async
     from visx.link.fetch import HttpFetcher, RenderFetcher
 
     async def go() -> Crawl:
@@ -140,6 +144,7 @@ def crawl_site(source: str, opt: LinkOptions, config: Config | None = None,
 
 def page_bags(crawl: Crawl, opt: LinkOptions) -> dict[str, Bag]:
     """EA(u, v) of every page within ``opt.depth`` hops."""
+    from visx.link.bags import BagSettings, anchor_targets, bag_of
     from visx.link.graph import site_graph
     from visx.link.paths import k_shortest_paths
 
@@ -155,6 +160,8 @@ def link_crawl(crawl: Crawl, columns: list[str], rows: list[dict[str, Any]], key
                opt: LinkOptions) -> LinkResult:
     """Match ``rows`` to the crawled pages; returns new rows (the inputs are not changed)."""
     import time
+
+    from visx.link.match import match_rows
 
     start = time.perf_counter()
     check_key(columns, key, "the table")
