@@ -11,6 +11,7 @@ first when each field is a bare ``<p>``.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -209,9 +210,10 @@ def entities(nodes: NodeTable, cleaned: Cleaned | None, root: int, separators: S
             counts[i] = counts.get(i, 0) + 1
             i = nodes[i].parent
     out = [_entity(nodes, g, root, counts) for g in _groups(nodes, pieces)]
-    for k, e in enumerate(out):
-        if e.line_start and (k + 1 == len(out) or out[k + 1].line_start):
-            out[k] = e._replace(alone=True)
+    starts = [k for k, e in enumerate(out) if e.line_start or k == 0] + [len(out)]
+    for s, t in itertools.pairwise(starts):
+        for k in range(s, t):
+            out[k] = out[k]._replace(alone=t - s == 1, line_size=t - s)
     return out
 
 

@@ -15,8 +15,8 @@ from visx.config import Config
 from visx.flat import thresholds as th
 from visx.flat.entities import entities as find_entities
 from visx.flat.entities import is_inline
-from visx.flat.model import Entity, FlatRegion, Typing
-from visx.flat.pattern import key_type, mine_patterns
+from visx.flat.model import Entity, FlatRegion, Labels, Pattern, Typing
+from visx.flat.pattern import FALLBACK, Segment, key_candidates, mine_patterns
 from visx.flat.records import make_record, record_run, simplify_patterns
 from visx.flat.rules import load_rules
 from visx.flat.typing_rules import type_entities
@@ -59,15 +59,32 @@ def _span(nodes: NodeTable, ents: list[Entity], c: int) -> tuple[int, int]:
     return (inside[0], inside[-1] + 1) if inside else (0, 0)
 
 
+def agreement(labels: list[frozenset[str]], run: list[Segment]) -> float:
+    """How alike the records' type sets are: the mean Jaccard similarity of each record's
+    types to the types most records have. Records cut at the wrong key share few types."""
+    sets = [frozenset().union(*labels[s:e]) for s, e in run]
+    counts: Counter[str] = Counter(t for st in sets for t in st)
+    common = frozenset(t for t, n in counts.items() if n >= len(sets) / 2)
+    if not common:
+        return 0.0
+    return statistics.fmean(len(st & common) / len(st | common) for st in sets)
+
+
 def mine_container(nodes: NodeTable, c: int, ents: list[Entity], typings: list[Typing]) -> FlatRegion | None:
     labels = [t.labels for t in typings]
-    key = key_type(labels)
-    if key is None:
+    best: tuple[float, str, list[Segment], list[Labels], list[Pattern], list[Segment]] | None = None
+    keys = key_candidates(labels)
+    for key in [k for k in keys if k != FALLBACK][: th.MAX_KEYS] or keys[:1]:
+        segments, assigned, kept = mine_patterns(labels, key)
+        run = record_run(labels, segments, assigned, kept)
+        if len(run) < th.MIN_RECORDS:
+            continue
+        fit = agreement(labels, run) * sum(e - s for s, e in run) / len(labels)
+        if best is None or fit > best[0] + 1e-9:
+            best = (fit, key, segments, assigned, kept, run)
+    if best is None:
         return None
-    segments, assigned, kept = mine_patterns(labels, key)
-    run = record_run(labels, segments, assigned, kept)
-    if len(run) < th.MIN_RECORDS:
-        return None
+    _fit, key, segments, assigned, kept, run = best
     pattern_of = dict(zip(segments, assigned, strict=True))
     records = [make_record(ents[s:e], typings[s:e], pattern_of.get((s, e))) for s, e in run]
     fields = statistics.fmean(len(r.entities) for r in records)

@@ -41,6 +41,8 @@ class Entity(NamedTuple):
     """The entity begins a line (after a ``<br>``, a block edge or a line break in ``<pre>``)."""
     alone: bool = False
     """The entity is all of its line."""
+    line_size: int = 1
+    """Entities on the entity's line."""
 
 
 class Typing(NamedTuple):

@@ -29,12 +29,22 @@ from collections.abc import Sequence
 from visx.flat import thresholds as th
 from visx.flat.model import Labels, Pattern
 
+FALLBACK = "text"
+"""The type of entities no precision rule fixed."""
+
 Segment = tuple[int, int]
 """Entity index range [start, end) of one cut."""
 
 
 def key_type(labels: Sequence[frozenset[str]]) -> str | None:
     """a_k: among the types recurring regularly and often enough, the smallest sum(index)/count."""
+    cands = key_candidates(labels)
+    return cands[0] if cands else None
+
+
+def key_candidates(labels: Sequence[frozenset[str]]) -> list[str]:
+    """Types that may be a_k, the seed's sum(index)/count first: those recurring regularly
+    (:data:`KEY_MIN_GAP`, :data:`KEY_REGULAR_SHARE`) in nearly every record (:data:`KEY_COVERAGE`)."""
     occ: dict[str, list[int]] = {}
     for i, ls in enumerate(labels):
         for a in ls:
@@ -51,13 +61,15 @@ def key_type(labels: Sequence[frozenset[str]]) -> str | None:
             continue
         regular[a] = idx
     if not regular:
-        return None
+        return []
     # The number of records: counted by the types rarely next to themselves (once a record).
     single = [len(idx) for idx in regular.values()
               if sum(y - x == 1 for x, y in itertools.pairwise(idx)) <= 0.1 * len(idx)]
     n_est = max(single) if single else max(len(idx) for idx in regular.values())
     cands = {a: idx for a, idx in regular.items() if len(idx) >= th.KEY_COVERAGE * n_est}
-    return min(cands, key=lambda a: (sum(cands[a]) / len(cands[a]), -len(cands[a]), a))
+    # The fallback type says nothing about a field: it marks record starts only when no
+    # typed field recurs (records of plain text alone).
+    return sorted(cands, key=lambda a: (a == FALLBACK, sum(cands[a]) / len(cands[a]), -len(cands[a]), a))
 
 
 def cut(labels: Sequence[frozenset[str]], key: str) -> list[Segment]:
@@ -135,24 +147,36 @@ def split_slots(pattern: Labels) -> Labels:
     return tuple(frozenset(s) for s in out)
 
 
-def merge_alternating(segments: list[Segment], assigned: list[Labels],
-                      support: dict[Labels, int]) -> tuple[list[Segment], list[Labels]]:
-    """Adjacent patterns of equal support that alternate through the list become one pattern
-    (the key occurs twice a record: ``<text price> <text date>`` is ``<text price text date>``)."""
+def merge_alternating(segments: list[Segment], assigned: list[Labels]) -> tuple[list[Segment], list[Labels]]:
+    """Two adjacent patterns that alternate through the list become one pattern (the key
+    occurs twice a record: ``<text price> <text date>`` is ``<text price text date>``).
+
+    The seed merges adjacent patterns of equal support; one record missing a field makes
+    supports differ by one, so supports within ``MERGE_SUPPORT_RATIO`` of each other and an
+    alternation seen in most of their occurrences are asked for instead.
+    """
     if len(segments) < 4:
         return segments, assigned
-    a, b = assigned[0], assigned[1]
-    if a == b or support.get(a) != support.get(b):
+    pairs = Counter((x, y) for x, y in itertools.pairwise(assigned) if x != y)
+    if not pairs:
         return segments, assigned
-    pairs = len(segments) // 2
-    if sum(assigned[2 * k] == a and assigned[2 * k + 1] == b for k in range(pairs)) < 0.8 * pairs:
+    (a, b), n = pairs.most_common(1)[0]
+    sa, sb = assigned.count(a), assigned.count(b)
+    if min(sa, sb) < th.MERGE_SUPPORT_RATIO * max(sa, sb) or n < th.MERGE_SUPPORT_RATIO * min(sa, sb):
         return segments, assigned
     merged = (*a, *b)
-    segs = [(segments[2 * k][0], segments[2 * k + 1][1]) for k in range(pairs)]
-    pats: list[Labels] = [merged] * pairs
-    if len(segments) % 2:
-        segs.append(segments[-1])
-        pats.append(assigned[-1])
+    segs: list[Segment] = []
+    pats: list[Labels] = []
+    k = 0
+    while k < len(segments):
+        if k + 1 < len(segments) and assigned[k] == a and assigned[k + 1] == b:
+            segs.append((segments[k][0], segments[k + 1][1]))
+            pats.append(merged)
+            k += 2
+        else:
+            segs.append(segments[k])
+            pats.append(assigned[k])
+            k += 1
     return segs, pats
 
 
@@ -168,7 +192,7 @@ def mine_patterns(labels: Sequence[frozenset[str]], key: str) -> tuple[list[Segm
     for p, s in support.items():
         final[split[p]] = final.get(split[p], 0) + s
     assigned = [split[where[tuple(labels[s:e])]] for s, e in segments]
-    segments, assigned = merge_alternating(segments, assigned, final)
+    segments, assigned = merge_alternating(segments, assigned)
     counts = Counter(assigned)
     order = list(dict.fromkeys(assigned))
     kept = [Pattern(p, counts[p]) for p in order if counts[p] >= th.SUPPORT_THRESHOLD and counts[p] > 1]

@@ -47,6 +47,8 @@ class Rule(BaseModel):
     """The entity begins a line (a ``<br>``, a block edge or a line break before it)."""
     alone: bool | None = None
     """The entity is all of its line."""
+    min_line: int | None = None
+    """The entity's line holds at least this many entities."""
     in_tags: tuple[str, ...] | None = None
     """Wrapped in one of these inline tags."""
     min_words: int | None = None

@@ -52,3 +52,13 @@ score favours the DOM region, whose records are elements."""
 
 MAX_TITLE_WORDS = 25
 """A linked or bold text longer than this is a description, not a title."""
+
+MERGE_SUPPORT_RATIO = 0.8
+"""Two alternating patterns merge when their supports are this close and they follow each
+other in this share of their occurrences: a record or two without the second half (a
+missing field) must not stop the merge the seed makes for equal supports."""
+
+MAX_KEYS = 4
+"""Key candidates tried per container, the seed's sum(index)/count order first; the one
+whose records agree best in their types wins. The seed's first choice fails when the
+records' first field is typed like other fields (a linked rating "3.3" is a number)."""

@@ -30,6 +30,8 @@ def _holds(rule: Rule, e: Entity, schema: Typed) -> bool:
         return False
     if rule.alone is not None and e.alone != rule.alone:
         return False
+    if rule.min_line is not None and e.line_size < rule.min_line:
+        return False
     if rule.in_tags is not None and not set(rule.in_tags) & set(e.inline):
         return False
     if rule.min_words is not None or rule.max_words is not None:
