@@ -158,7 +158,8 @@ def dept(rng: random.Random, size: int) -> Site:
     nav = " ".join([a("/index.html", "Home"), a("/people.html", lbl["people"]), a("/news.html", lbl["news"]),
                     a("/groups.html", lbl["groups"])])
     home_news = rng.sample(fac, min(3, len(fac)))
-    s.pages["/index.html"] = page(f"{name} | Home", f"<h1>{escape(name)}</h1><p>Welcome.</p>" + "".join(
+    s.pages["/index.html"] = page(f"{name} | Home", f"<h1>{escape(name)}</h1><p>Welcome. "
+                                  f"{a('/archive/2009.html', 'Old site')} (gone: a 404)</p>" + "".join(
         f"<p>{a(p['path'], 'Award for ' + p['name'])}</p>" for p in home_news), nav)
     s.pages["/people.html"] = page(f"{lbl['people']} - {name}", "<h1>{}</h1><ul>{}</ul>".format(
         escape(lbl["people"]), "".join(f"<li>{a(h, t)}</li>" for h, t in [

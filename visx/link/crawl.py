@@ -98,6 +98,8 @@ class _Host:
         self.next_start = 0.0
         self.lock = asyncio.Lock()
         self.ready = asyncio.Event()
+        self.unreadable = ""
+        """Why robots.txt could not be read (then nothing is fetched from the host)."""
 
 
 async def crawl_async(source: str, fetcher: Fetcher, options: CrawlOptions | None = None,
@@ -183,6 +185,10 @@ async def crawl_async(source: str, fetcher: Fetcher, options: CrawlOptions | Non
             progress(len(out.pages), len(nxt))
         frontier = nxt
     if src in out.disallowed:
+        why = hosts[host_key(src)].unreadable
+        if why:
+            raise UnreachableError(f"{src}: the source page could not be fetched (its robots.txt: {why}); "
+                                   "check the URL and your connection, or raise --timeout", source=src)
         raise ConfigError(f"{src}: robots.txt of {host_key(src)} asks crawlers not to fetch the source "
                           "page; pass --ignore-robots (robots=False) only if you may crawl that site")
     if full:
@@ -202,6 +208,7 @@ async def _load_robots(h: _Host, key: str, fetcher: Fetcher, agent: str, out: Cr
         rules.parse([])
     elif status == 0 or status >= 500:
         rules.parse(["User-agent: *", "Disallow: /"])
+        h.unreadable = f"HTTP {status}" if status else "no answer"
         out.notes.append(f"{key}/robots.txt could not be read (status {status or 'none'}): "
                          "nothing fetched from that host (RFC 9309); pass robots=False (--ignore-robots) "
                          "if you may crawl it")

@@ -56,7 +56,7 @@ def match_rows(keys: Sequence[str], contexts: Sequence[Sequence[str]], bags: Map
                 if len(w) > 1:
                     index[w].add(url)
     words_of: dict[str, set[str]] = {}
-    scores: dict[tuple[int, str], tuple[float, str]] = {}
+    scores: dict[tuple[int, str], tuple[float, float, str]] = {}
     misses: dict[int, tuple[str, float]] = {}
     for r, key in enumerate(keys):
         kt = tokens(key)
@@ -69,25 +69,27 @@ def match_rows(keys: Sequence[str], contexts: Sequence[Sequence[str]], bags: Map
                 continue
             # Among the elements that name the row well enough, the heaviest counts: a page's
             # own name rides on every path to it, a neighbour's only on the paths through it.
-            score, el = max((sim * (1 + rel) / 2, e) for sim, rel, e in sims if sim >= T.MIN_SCORE)
+            rank, sim, el = max((sim * (1 + rel) / 2, sim, e) for sim, rel, e in sims if sim >= T.MIN_SCORE)
             if url not in words_of:
                 words_of[url] = {w for e in bags[url] for w in fold(e.text).split()}
-            bonus = sum(T.CONTEXT_BONUS for c in contexts[r]
-                        if c and len(c) <= T.CONTEXT_MAX_CHARS and covered(c, words_of[url]))
-            scores[r, url] = (score + min(bonus, T.CONTEXT_MAX), el)
+            bonus = min(T.CONTEXT_MAX, sum(T.CONTEXT_BONUS for c in contexts[r]
+                                           if c and len(c) <= T.CONTEXT_MAX_CHARS and covered(c, words_of[url])))
+            # Assigned by rank + bonus; reported as how well the key names the page.
+            scores[r, url] = (rank + bonus, min(1.0, sim + bonus), el)
     out = [RowMatch(None, 0.0, best_miss=misses.get(r)) for r in range(len(keys))]
     pairs = _assign(scores)
     unsure = _interchangeable(pairs, scores)
     for r, url in pairs:
-        s, el = scores[r, url]
+        _, s, el = scores[r, url]
         if r in unsure:  # a coin toss would be right half the time: say so instead
-            out[r].best_miss = (url, min(1.0, s))
+            out[r].best_miss = (url, s)
             continue
-        out[r] = RowMatch(url, min(1.0, s), el)
+        out[r] = RowMatch(url, s, el)
     return out
 
 
-def _interchangeable(pairs: list[tuple[int, str]], scores: Mapping[tuple[int, str], tuple[float, str]]) -> set[int]:
+def _interchangeable(pairs: list[tuple[int, str]],
+                     scores: Mapping[tuple[int, str], tuple[float, float, str]]) -> set[int]:
     """Rows whose page could be swapped with another row's at no cost (two rows "Last Mirror",
     two such pages, nothing in the bags to tell the years apart): no evidence for either way."""
     q = {k: round(v[0] * SCALE) for k, v in scores.items()}
@@ -118,7 +120,7 @@ def _candidates(words: Sequence[str], index: Mapping[str, set[str]], n_pages: in
     return out
 
 
-def _assign(scores: Mapping[tuple[int, str], tuple[float, str]]) -> list[tuple[int, str]]:
+def _assign(scores: Mapping[tuple[int, str], tuple[float, float, str]]) -> list[tuple[int, str]]:
     """Maximum-weight one-to-one pairs, solved per connected group of candidate pairs."""
     parent: dict[object, object] = {}
 

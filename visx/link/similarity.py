@@ -7,7 +7,8 @@ its rapidfuzz ratio, an initial agreeing with a word ``INITIAL_CREDIT``; tokens 
 only count when equal. The score is the F-measure of that alignment, where words that name
 nothing ("home page", "Prof.") do not count against the element, a year the key does not
 give does not either (it qualifies a title), and a year the key gives but the element lacks
-counts half (compatible, less sure), while a different year rules the element out.
+counts half (compatible, less sure), while a different year rules the element out, as does
+another number on each side (a size, a model).
 """
 
 from __future__ import annotations
@@ -106,6 +107,9 @@ def similarity(key: Tokens, element: Tokens) -> float:
         used_k.add(i)
         used_e.add(j)
         credit += s
+    if any(_DIGIT.search(w) for i, w in enumerate(key.words) if i not in used_k) and \
+            any(_DIGIT.search(w) for j, w in enumerate(element.words) if j not in used_e):
+        return 0.0  # another number on each side: another size or model ("1.5 L" vs "1.7 L")
     # Element words that name nothing count only when they were matched.
     content = sum(1 for j, w in enumerate(element.words) if j in used_e or w not in T.BOILERPLATE)
     if not content or not credit:
