@@ -62,3 +62,8 @@ MAX_KEYS = 4
 """Key candidates tried per container, the seed's sum(index)/count order first; the one
 whose records agree best in their types wins. The seed's first choice fails when the
 records' first field is typed like other fields (a linked rating "3.3" is a number)."""
+
+BARE_PARTS_SHARE = 0.8
+"""A DOM region whose records are groups of sibling elements (MDR's generalized nodes), most
+of them bare blocks of one text piece, is not convincing: the grouping is a guess that
+fields in sequence fall into records of a fixed length."""

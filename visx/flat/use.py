@@ -34,8 +34,18 @@ def common_score(nodes: NodeTable, region: Region) -> float:
 
 
 def convincing(nodes: NodeTable, region: Region | None) -> bool:
-    return (region is not None and region.data and len(region.records) >= th.CONVINCING_RECORDS
-            and fields_per_record(nodes, region) >= th.CONVINCING_FIELDS)
+    """A data list of enough records with several text pieces each, whose records are not
+    runs of bare one-piece blocks (MDR groups a fixed number of ``<p>`` fields as a record,
+    which is a guess when the fields are flat)."""
+    if region is None or not region.data or len(region.records) < th.CONVINCING_RECORDS:
+        return False
+    if fields_per_record(nodes, region) < th.CONVINCING_FIELDS:
+        return False
+    if region.gn_size > 1:
+        parts = [p for r in region.records for p in r.parts]
+        bare = sum(len(nodes.text_parts(p)) <= 1 and nodes[p].end - p <= 2 for p in parts)
+        return bare < th.BARE_PARTS_SHARE * len(parts)
+    return True
 
 
 def _explains(nodes: NodeTable, flat: FlatRegion, dom: Region) -> bool:
