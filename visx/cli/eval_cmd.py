@@ -11,7 +11,7 @@ from visx.cli.extract_cmd import MINER_HELP
 from visx.cli.logs import add_verbosity_options, say
 from visx.cli.options import add_set_option
 
-ANALYSIS_SECTIONS = ("clean", "mine", "align", "table")
+ANALYSIS_SECTIONS = ("clean", "mine", "flat", "align", "table")
 """What ``--set`` may change: snapshots are cached, so render settings would not apply."""
 
 
@@ -30,7 +30,7 @@ def register(sub: Any) -> None:
                    help="where to write the results (default: out/eval)")
     p.add_argument("--cache", type=Path, default=Path(".eval-cache"), metavar="DIR",
                    help="snapshot cache; a re-run only re-analyses (default: .eval-cache)")
-    p.add_argument("--miner", choices=("mdr", "drmining"), default="mdr", help=MINER_HELP)
+    p.add_argument("--miner", choices=("mdr", "drmining", "flat"), default="mdr", help=MINER_HELP)
     p.add_argument("--limit", type=int, metavar="N", help="evaluate only the first N pages")
     p.add_argument("--pages", metavar="GLOB", help="only page ids matching this glob, e.g. 'ebay.com/*'")
     p.add_argument("--worst", type=int, default=10, metavar="N",

@@ -43,7 +43,7 @@ def register(sub: Any) -> None:
                    "and JavaScript setting) to get one, when that file or URL is reachable")
     p.add_argument("--no-embed", action="store_true",
                    help="write the screenshot beside report.html instead of inside it")
-    p.add_argument("--miner", choices=("mdr", "drmining"), default="mdr", help=MINER_HELP)
+    p.add_argument("--miner", choices=("mdr", "drmining", "flat"), default="mdr", help=MINER_HELP)
     p.add_argument("--no-clean", action="store_true", help="skip the cleaner")
     add_render_options(p)
     add_set_option(p, ALL_SECTIONS, "debug.embed_image=false")
