@@ -226,11 +226,48 @@ def _record(tree: PageTree, i: int, parts: int) -> Record:
         x, y, w, h = n.x, n.y, n.w, n.h
         # union_bbox([n.bbox]), to the last bit: the width and height are (x + w) - x and (y + h) - y
         box = (x, y, (x + w) - x, (y + h) - y) if w > 0 and h > 0 else _NO_BOX
-        return Record(out, box, subtree_text(nodes, i))
-    return Record(out, union_bbox([nodes[p].bbox for p in out]), " ".join([subtree_text(nodes, p) for p in out]))
+        return LazyRecord(out, box, nodes=nodes)
+    return LazyRecord(out, union_bbox([nodes[p].bbox for p in out]), nodes=nodes)
 
 
 _NO_BOX = (0.0, 0.0, 0.0, 0.0)
+_TEXT = Record.__dict__["text"]
+"""The slot :class:`Record` keeps its text in."""
+
+
+class LazyRecord(Record):
+    """A :class:`Record` whose text (``nodes.text`` of its parts, joined by spaces) is read off
+    the node table on first use: applying a template never reads it, a report or an export may.
+    Everything else is a :class:`Record`'s (fields, ``asdict``, ``replace``, copies)."""
+
+    __slots__ = ("_nodes",)
+
+    def __init__(self, parts: list[int], bbox: tuple[float, float, float, float] = _NO_BOX, text: str = "",
+                 step: int = 0, *, nodes: NodeTable | None = None) -> None:
+        Record.__init__(self, parts, bbox, text, step)
+        self._nodes = nodes
+
+    @property  # type: ignore[override]
+    def text(self) -> str:
+        nodes = self._nodes
+        if nodes is not None:
+            parts = self.parts
+            _TEXT.__set__(self, subtree_text(nodes, parts[0]) if len(parts) == 1
+                          else " ".join([subtree_text(nodes, p) for p in parts]))
+            self._nodes = None
+        return _TEXT.__get__(self, Record)  # type: ignore[no-any-return]
+
+    @text.setter
+    def text(self, value: str) -> None:
+        _TEXT.__set__(self, value)
+        self._nodes = None
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Record):
+            return (self.parts, self.bbox, self.text, self.step) == (other.parts, other.bbox, other.text, other.step)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def _column(select: RootsSelector, col: ColumnRule, held: Held) -> tuple[list[Item | None], str]:
