@@ -86,6 +86,14 @@ def add_batch_options(p: argparse.ArgumentParser) -> None:
                    f"page that arrived but never settled and other permanent failures are never retried "
                    f"(default {DEFAULT_RETRIES} for several sources or --resume; 0 for one source, so that "
                    f"--timeout bounds its run)")
+    g.add_argument("--engine", choices=("local", "dask"), default="local",
+                   help="where the pages of a batch (-o with several sources, or --resume) are rendered: "
+                   "local (default) renders -j pages at once in this process's browser; dask runs each "
+                   "page on a Dask worker, one browser per worker process (pip install 'visx[dask]'), "
+                   "with the same resume, retries and output")
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --engine dask: the address of a running Dask scheduler (tcp://host:8786); "
+                   "default: a local cluster of -j worker processes started for the run")
 
 
 MINER_HELP = ("region finder: mdr (default) compares the trees of adjacent elements (MDR) and weighs "
@@ -130,7 +138,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("--resume continues a run into an output file; give it with -o")
     if args.link_depth is not None and (len(sources) != 1 or args.resume or args.link_depth < 0):
         raise ConfigError("--link-depth takes one source and a depth of 0 or more; for many tables use `visx link`")
-    if len(sources) == 1 and not args.resume:
+    if args.engine != "local" and args.output is None:
+        raise ConfigError(f"--engine {args.engine} runs a batch into an output file; give it with -o")
+    if len(sources) == 1 and not args.resume and args.engine == "local":
         return _run_one(args, sources[0], fmt, cfg)
     if args.output is not None:
         return _run_batch(args, sources, fmt, cfg)
@@ -202,6 +212,7 @@ def _main_records(ex: Extraction) -> int:
 def _run_batch(args: argparse.Namespace, sources: list[str], fmt: str, cfg: Config) -> int:
     """Every source into the -o output, page by page, with a job list (``--resume``), retries and
     a progress display; a failed source is reported and the rest still written."""
+    from visx.batch.engines import engine_named
     from visx.batch.progress import BatchDisplay
     from visx.batch.run import run_batch
     from visx.batch.work import Outcome
@@ -230,6 +241,7 @@ def _run_batch(args: argparse.Namespace, sources: list[str], fmt: str, cfg: Conf
     inputs = [read_source_arg(s) if s == "-" else s for s in sources]
     try:
         summary = run_batch(inputs, args.output, cfg, resume=args.resume, retries=args.retries, workers=args.jobs,
+                            engine=engine_named(args.engine, args.jobs, args.scheduler),
                             all_regions=args.all_regions, fmt=fmt, choice=choice_of(args),
                             keep_extraction=args.debug is not None, progress=progress, on_start=display.start)
     except KeyboardInterrupt:
