@@ -62,9 +62,12 @@ def key_candidates(labels: Sequence[frozenset[str]]) -> list[str]:
         regular[a] = idx
     if not regular:
         return []
-    # The number of records: counted by the types rarely next to themselves (once a record).
-    single = [len(idx) for idx in regular.values()
-              if sum(y - x == 1 for x, y in itertools.pairwise(idx)) <= 0.1 * len(idx)]
+    # The number of records: counted by the typed fields rarely next to themselves (once a
+    # record); the fallback type counts only when no typed field does (it may hold two
+    # fields a record, apart: a description and a time).
+    once = {a: len(idx) for a, idx in regular.items()
+            if sum(y - x == 1 for x, y in itertools.pairwise(idx)) <= 0.1 * len(idx)}
+    single = [n for a, n in once.items() if a != FALLBACK] or list(once.values())
     n_est = max(single) if single else max(len(idx) for idx in regular.values())
     cands = {a: idx for a, idx in regular.items() if len(idx) >= th.KEY_COVERAGE * n_est}
     # The fallback type says nothing about a field: it marks record starts only when no
