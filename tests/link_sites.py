@@ -297,6 +297,7 @@ def shop(rng: random.Random, size: int) -> Site:
         products.append({"name": nm, "cat": rng.choice(cats), "path": f"/p/{len(products) + 1000}.html",
                          "price": f"{rng.randint(5, 400)}.{rng.choice(['00', '49', '99'])}"})
     view = rng.choice(["View", "Details", "See product", "Buy"])
+    next_label = rng.choice(["Next", "Next page", "›"])
     anchor_mode = rng.choice(["name", "image", "view", "mixed"])
     title_fmt = rng.choice(["{n} | {s}", "{n} - {c} - {s}", "{s}: {n}", "{n}"])
     nav = a("/index.html", "Home") + "".join(" " + a(f"/c/{slug(c)}/1.html", c) for c in cats)
@@ -312,7 +313,9 @@ def shop(rng: random.Random, size: int) -> Site:
                 cells.append({"name": f"<div>{a(p['path'], p['name'])} <b>${p['price']}</b></div>",
                               "image": f"<div>{img_link(p['path'], p['name'])} <b>${p['price']}</b></div>",
                               "view": f"<div>{escape(p['name'])} <b>${p['price']}</b> {a(p['path'], view)}</div>"}[mode])
-            pager = a(f"/c/{slug(c)}/{i + 1}.html", rng.choice(["Next", "Next page", "›"])) if i < len(chunks) else ""
+            pager = " ".join(a(f"/c/{slug(c)}/{j}.html", str(j)) for j in range(1, len(chunks) + 1) if j != i)
+            if i < len(chunks):  # numbered pages, as most shops have, and a next link
+                pager += " " + a(f"/c/{slug(c)}/{i + 1}.html", next_label)
             s.pages[f"/c/{slug(c)}/{i}.html"] = page(f"{c} - page {i} | {shop_name}", f"<h1>{escape(c)}</h1>{''.join(cells)}{pager}", nav)
     for p in products:
         rel = rng.sample(products, 2)

@@ -10,7 +10,8 @@ candidate pair); each group is solved exactly with the Hungarian method
 
 from __future__ import annotations
 
-from collections import defaultdict
+import math
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -60,7 +61,7 @@ def match_rows(keys: Sequence[str], contexts: Sequence[Sequence[str]], bags: Map
     misses: dict[int, tuple[str, float]] = {}
     for r, key in enumerate(keys):
         kt = tokens(key)
-        for url in _candidates(kt.words + kt.years, index, len(bags)):
+        for url in _candidates(kt.words + kt.years, index):
             sims = [(best(kt, e), rel, e) for e, rel in tops[url]]
             s = max((x[0] for x in sims), default=0.0)
             if s < T.MIN_SCORE:
@@ -93,31 +94,32 @@ def _interchangeable(pairs: list[tuple[int, str]],
     """Rows whose page could be swapped with another row's at no cost (two rows "Last Mirror",
     two such pages, nothing in the bags to tell the years apart): no evidence for either way."""
     q = {k: round(v[0] * SCALE) for k, v in scores.items()}
-    by_score: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for r, u in pairs:
-        by_score[q[r, u]].append((r, u))
+    rows_of: dict[str, list[int]] = defaultdict(list)
+    for r, u in scores:
+        rows_of[u].append(r)
+    page_of = dict(pairs)
     out: set[int] = set()
-    for same in by_score.values():
-        for i, (r1, u1) in enumerate(same):
-            for r2, u2 in same[i + 1:]:
-                if q.get((r1, u2)) == q[r1, u1] and q.get((r2, u1)) == q[r2, u2]:
-                    out.update((r1, r2))
+    for r1, u1 in pairs:
+        for r2 in rows_of[u1]:
+            u2 = page_of.get(r2)
+            if r2 != r1 and u2 is not None and q[r1, u1] == q[r2, u2] \
+                    and q.get((r1, u2)) == q[r1, u1] and q.get((r2, u1)) == q[r2, u2]:
+                out.update((r1, r2))
     return out
 
 
-def _candidates(words: Sequence[str], index: Mapping[str, set[str]], n_pages: int) -> set[str]:
-    """Pages whose top elements share a word with the key: a key must share a word with an
-    element to reach ``MIN_SCORE`` (bar a typo in every word). Words found on very many pages
-    (a brand, a first name) are used only when the key has no rarer word."""
-    found = sorted((len(index[w]), w) for w in set(words) if w in index)
+def _candidates(words: Sequence[str], index: Mapping[str, set[str]]) -> list[str]:
+    """Pages whose top elements share enough words with the key to possibly reach ``MIN_SCORE``:
+    that needs about two thirds of the key's words (recall 2/3 at best precision), so a page
+    must share that many, or, when no page does (a typo), as many as the best page shares."""
+    found = [w for w in set(words) if w in index]
     if not found:
-        return set()
-    limit = max(T.CANDIDATE_WORD_MIN, T.CANDIDATE_WORD_SHARE * n_pages)
-    use = [w for n, w in found if n <= limit] or [found[0][1]]
-    out: set[str] = set()
-    for w in use:
-        out |= index[w]
-    return out
+        return []
+    hits: Counter[str] = Counter()
+    for w in found:
+        hits.update(index[w])
+    need = min(max(hits.values()), math.ceil(2 * len(set(words)) / 3))
+    return [u for u, n in hits.items() if n >= need]
 
 
 def _assign(scores: Mapping[tuple[int, str], tuple[float, float, str]]) -> list[tuple[int, str]]:

@@ -74,6 +74,7 @@ def variants(element: str) -> tuple[Tokens, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=200_000)
 def _pair(a: str, b: str) -> float:
     if a == b:
         return 1.0

@@ -79,15 +79,6 @@ INITIAL_CREDIT = 0.8
 """How much a lone initial ("J.") counts when it agrees with a word ("John"): less than the
 word, so "John Smith" prefers the page of John Smith to that of J. Smith when both exist."""
 
-CANDIDATE_WORD_SHARE = 0.05
-"""A key word found in the top elements of more than this share of the pages (and of more than
-``CANDIDATE_WORD_MIN``) does not on its own make a page a candidate when the key has rarer words:
-it keeps the number of exact comparisons near one per row on large sites (a brand in every
-product name), and a page that shares only that word with a key of two or more words scores
-below ``MIN_SCORE`` anyway."""
-
-CANDIDATE_WORD_MIN = 50
-
 CONTEXT_BONUS = 0.05
 """Added per other cell of the row (group, year, category) found in the page's bag, up to
 ``CONTEXT_MAX``: enough to break a tie between two pages of the same name, too small to make
