@@ -8,6 +8,7 @@ subtree, and the best non-overlapping regions are kept.
 
 from __future__ import annotations
 
+import itertools
 import statistics
 from collections import Counter
 
@@ -70,6 +71,32 @@ def agreement(labels: list[frozenset[str]], run: list[Segment]) -> float:
     return statistics.fmean(len(st & common) / len(st | common) for st in sets)
 
 
+def with_lead(labels: list[frozenset[str]], run: list[Segment], key: str) -> list[Segment]:
+    """Records moved back to start where the first one does when the key is not their first field.
+
+    A container that starts with a few entities before the first key entity (none of the
+    key's type, fewer than half a record) starts with the first record's head: each later
+    record takes as many entities before its key, as far as their types match that head's.
+    Departure from the seed, whose records start at the key: where each line is a record and
+    the render has joined the lines, the fields before the key are the record's, not its
+    predecessor's.
+    """
+    if not run:
+        return run
+    lead = labels[: run[0][0]]
+    median = statistics.median(e - s for s, e in run)
+    if not lead or len(lead) > th.LEAD_SHARE * median or any(key in ls for ls in lead):
+        return run
+    starts = [0]
+    for (ps, _pe), (s, _e) in itertools.pairwise(run):
+        back = 0
+        while back < len(lead) and s - back - 1 > ps and labels[s - back - 1] & lead[len(lead) - 1 - back]:
+            back += 1
+        starts.append(s - back)
+    ends = [*starts[1:], run[-1][1]]
+    return list(zip(starts, ends, strict=True))
+
+
 def mine_container(nodes: NodeTable, c: int, ents: list[Entity], typings: list[Typing]) -> FlatRegion | None:
     labels = [t.labels for t in typings]
     best: tuple[float, str, list[Segment], list[Labels], list[Pattern], list[Segment]] | None = None
@@ -80,11 +107,12 @@ def mine_container(nodes: NodeTable, c: int, ents: list[Entity], typings: list[T
         if len(run) < th.MIN_RECORDS:
             continue
         fit = agreement(labels, run) * sum(e - s for s, e in run) / len(labels)
-        if best is None or fit > best[0] + 1e-9:
+        if best is None or fit > best[0] + th.KEY_FIT_MARGIN:
             best = (fit, key, segments, assigned, kept, run)
     if best is None:
         return None
     _fit, key, segments, assigned, kept, run = best
+    run = with_lead(labels, run, key)
     pattern_of = dict(zip(segments, assigned, strict=True))
     records = [make_record(ents[s:e], typings[s:e], pattern_of.get((s, e))) for s, e in run]
     fields = statistics.fmean(len(r.entities) for r in records)

@@ -67,3 +67,12 @@ BARE_PARTS_SHARE = 0.8
 """A DOM region whose records are groups of sibling elements (MDR's generalized nodes), most
 of them bare blocks of one text piece, is not convincing: the grouping is a guess that
 fields in sequence fall into records of a fixed length."""
+
+KEY_FIT_MARGIN = 0.05
+"""Another key replaces the seed's sum(index)/count choice only when its records agree this
+much better (agreement x coverage, both 0..1): a key a field or two into the record cuts
+records as alike, only shifted, and the first-field key keeps the records whole."""
+
+LEAD_SHARE = 0.5
+"""Entities before the first key entity are the first record's head only when they are
+fewer than half a record; more is a header or text before the list."""
