@@ -179,3 +179,20 @@ def test_cli_writes_csv_and_sqlite(dept: tuple[Path, link_sites.Served], tmp_pat
     con.close()
     p = _cli("link", "--source", srv.url("index.html"), "--table", folder / "table.csv", "--key", "Name")
     assert p.returncode == 2 and "no column 'Name'" in p.stderr and "--key" in p.stderr
+
+
+@pytest.mark.browser
+def test_extract_link_depth_fills_page_url(dept: tuple[Path, link_sites.Served], tmp_path: Path) -> None:
+    """`visx extract URL --link-depth 1`: the directory's main table gets each person's page."""
+    folder, srv = dept
+    out = tmp_path / "faculty.csv"
+    p = _cli("extract", srv.url("faculty.html"), "--no-js", "--link-depth", "1", "-o", out)
+    assert p.returncode == 0, p.stderr
+    with out.open() as f:
+        rows = list(csv.DictReader(f))
+    assert rows and "page_url" in rows[0] and "link_score" in rows[0]
+    gold = {g for g in _gold(folder, srv.base) if g}
+    filled = [r["page_url"] for r in rows if r["page_url"]]
+    assert len(filled) >= 0.8 * len(rows), (len(filled), len(rows))
+    assert set(filled) <= gold and len(set(filled)) == len(filled)
+    assert "linked" in p.stderr

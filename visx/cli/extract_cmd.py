@@ -61,7 +61,7 @@ def register(sub: Any) -> None:
                    "site H hops deep and match each record to its own page by link paths "
                    "(see `visx link`; one source only)")
     p.add_argument("--link-key", metavar="COLUMN",
-                   help="with --link-depth: the column naming each record (default: the first text column)")
+                   help="with --link-depth: the column naming each record (default: each record's first non-empty text column)")
     p.add_argument("--debug", type=Path, metavar="DIR",
                    help="also write an annotated screenshot and an HTML report into DIR")
     add_render_options(p)

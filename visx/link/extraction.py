@@ -17,8 +17,8 @@ def link_extraction(ex: Extraction, options: LinkOptions, key: str | None = None
                     config: Config | None = None) -> LinkResult:
     """Add ``page_url`` and ``link_score`` to ``ex``'s main table (in place) and return the result.
 
-    ``key`` names the column to match (a name of ``Table.field_names()``); by default the main
-    table's first text column, which on a list page is most often what names each record."""
+    ``key`` names the column to match (a name of ``Table.field_names()``); by default each
+    record's first non-empty text column, which on a list page most often names the record."""
     from visx.schema.table import Cell, Column
 
     url = ex.snapshot.url
@@ -32,12 +32,17 @@ def link_extraction(ex: Extraction, options: LinkOptions, key: str | None = None
     records = table.to_records()
     names = table.field_names()
     if key is None:
+        # The schema may split one field in two (linked names in one column, plain names in
+        # another): each record's key is its first non-empty text column.
         texts = [table.columns[i].name for i in table.default_columns() if table.columns[i].type == "text"]
         if not texts:
             raise LinkError(f"{url}: the main table has no text column to match on; name one with "
                             f"--link-key (columns: {', '.join(names)})", source=url)
-        key = texts[0]
-    if key not in names:
+        key = "\x00key"
+        for rec in records:
+            rec[key] = next((rec[c] for c in texts if rec.get(c) not in (None, "")), "")
+        names = [*names, key]
+    elif key not in names:
         raise LinkError(f"{url}: the main table has no column {key!r}; its columns are "
                         f"{', '.join(names)}: pass one of them as --link-key", source=url)
     res = link_crawl(crawl_site(url, options, config), names, records, key, options)
