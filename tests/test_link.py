@@ -196,3 +196,14 @@ def test_extract_link_depth_fills_page_url(dept: tuple[Path, link_sites.Served],
     assert len(filled) >= 0.8 * len(rows), (len(filled), len(rows))
     assert set(filled) <= gold and len(set(filled)) == len(filled)
     assert "linked" in p.stderr
+
+
+@pytest.mark.browser
+def test_render_crawl_links_like_plain_http(dept: tuple[Path, link_sites.Served]) -> None:
+    """--render (pages through Chromium) finds the same links, titles and so the same pages."""
+    folder, srv = dept
+    plain = visx.link(srv.url("faculty.html"), folder / "table.csv", "name", depth=1)
+    rendered = visx.link(srv.url("faculty.html"), folder / "table.csv", "name",
+                         options=LinkOptions(depth=1, render=True, timeout_s=15))
+    assert rendered.matched >= 5
+    assert [r["page_url"] for r in rendered.rows] == [r["page_url"] for r in plain.rows]
