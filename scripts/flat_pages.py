@@ -1,6 +1,6 @@
 """Write a flat-page dataset from a testbed: each page's gold records as flat text.
 
-    .venv/bin/python scripts/flat_pages.py ../shared/testbed/dev out/flat [--styles br,pre,p,sep] [--limit N] [--every K]
+    .venv/bin/python scripts/flat_pages.py ../shared/testbed/dev out/flat [--styles br,pre,p,sep] [--limit N] [--every K [--start I]]
 
 For every page of DATASET and every style, OUT/<style>/<id>/page.htm holds the
 page's gold records written in that style inside a page with a navigation bar,
@@ -105,11 +105,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--styles", default=",".join(STYLES), help=f"comma-separated, of {', '.join(STYLES)}")
     ap.add_argument("--limit", type=int, metavar="N", help="only the first N pages")
     ap.add_argument("--every", type=int, default=1, metavar="K", help="only every K-th page (a sample across sites)")
+    ap.add_argument("--start", type=int, default=0, metavar="I",
+                    help="with --every: start at the I-th page (another sample: --every 5 --start 2)")
     args = ap.parse_args(argv)
     styles = [s for s in args.styles.split(",") if s]
     if bad := [s for s in styles if s not in STYLES]:
         ap.error(f"unknown style(s) {bad}")
-    pages = load_dataset(args.dataset)[:: max(1, args.every)][: args.limit]
+    pages = load_dataset(args.dataset)[args.start :: max(1, args.every)][: args.limit]
     for style in styles:
         index = []
         for page in pages:
