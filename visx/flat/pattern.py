@@ -69,10 +69,14 @@ def key_candidates(labels: Sequence[frozenset[str]]) -> list[str]:
             if sum(y - x == 1 for x, y in itertools.pairwise(idx)) <= 0.1 * len(idx)}
     single = [n for a, n in once.items() if a != FALLBACK] or list(once.values())
     n_est = max(single) if single else max(len(idx) for idx in regular.values())
-    cands = {a: idx for a, idx in regular.items() if len(idx) >= th.KEY_COVERAGE * n_est}
     # The fallback type says nothing about a field: it marks record starts only when no
-    # typed field recurs (records of plain text alone).
-    return sorted(cands, key=lambda a: (a == FALLBACK, sum(cands[a]) / len(cands[a]), -len(cands[a]), a))
+    # typed field recurs (records of plain text alone). Types in fewer records than
+    # KEY_COVERAGE come after the others: the miner tries a few and keeps the best.
+    def order(a: str) -> tuple[bool, bool, float, int, str]:
+        idx = regular[a]
+        return (a == FALLBACK, len(idx) < th.KEY_COVERAGE * n_est, sum(idx) / len(idx), -len(idx), a)
+
+    return sorted(regular, key=order)
 
 
 def cut(labels: Sequence[frozenset[str]], key: str) -> list[Segment]:
