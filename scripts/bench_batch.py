@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/bench_batch.py                       # 300 pages x 1/2/4 workers, 2,000 for memory
     .venv/bin/python scripts/bench_batch.py --pages 60 --memory-pages 200 --kill-pages 60   # a quick run
+    .venv/bin/python scripts/bench_batch.py --engine dask --pages 300 --memory-pages 0 --kill-pages 0
 
 The pages come from a real local HTTP server (``tests/batch_site.py``): list pages of three
 record schemas, 6 to 11 records each, and for the kill run one URL in ten misbehaving
@@ -181,6 +182,100 @@ def kill_and_resume(site: Site, pages: int, timeout: float, tmp: Path) -> dict[s
     return out
 
 
+def _warm(url: str) -> float:
+    """One render in this worker process, so that its browser starts outside the timings."""
+    t = time.perf_counter()
+    visx.render(url, Config(render=RenderConfig(javascript=False)))
+    return time.perf_counter() - t
+
+
+def _noop(n: int) -> int:
+    return n
+
+
+def dask_runs(site: Site, pages: int, local_workers: int, cfg: Config, tmp: Path) -> dict[str, object]:
+    """``--engine dask``: the local pool, then LocalClusters of 1 and 2 worker processes (2 pages
+    at once each), on the same pages; a worker SIGKILLed a third of the way through a run; the
+    scheduler's own cost per task (no-op tasks through a window as the engine keeps)."""
+    from distributed import Client, LocalCluster, as_completed
+
+    from visx.batch.engines.dask import THREADS_PER_WORKER, DaskEngine
+
+    out: dict[str, object] = {"pages": pages, "threads_per_worker": THREADS_PER_WORKER}
+    visx.extract(site.url("p/0.html?warm"), cfg)
+    urls = [site.url(f"p/{n}.html?e=local") for n in range(pages)]
+    s = visx.run_batch(urls, tmp / "local.sqlite", cfg, workers=local_workers)
+    out[f"local_{local_workers}"] = round(s.ok / s.wall_s, 2)
+    print(f"dask: local pool of {local_workers}: {s.ok}/{pages} pages in {s.wall_s:.1f} s, "
+          f"{s.ok / s.wall_s:.2f} pages/s", flush=True)
+    for n in (1, 2):
+        t0 = time.perf_counter()
+        with LocalCluster(n_workers=n, threads_per_worker=THREADS_PER_WORKER, processes=True,
+                          dashboard_address=None, silence_logs=40) as lc, Client(lc) as client:
+            up = time.perf_counter() - t0
+            client.run(_warm, site.url("p/0.html?warm"))
+            urls = [site.url(f"p/{k}.html?e=dask{n}") for k in range(pages)]
+            s = visx.run_batch(urls, tmp / f"dask{n}.sqlite", cfg, engine=DaskEngine(lc.scheduler_address))
+            out[f"dask_{n}"] = round(s.ok / s.wall_s, 2)
+            out[f"cluster_start_s_{n}"] = round(up, 1)
+            print(f"dask: LocalCluster of {n} worker(s) (started in {up:.1f} s, browsers warmed): "
+                  f"{s.ok}/{pages} pages in {s.wall_s:.1f} s, {s.ok / s.wall_s:.2f} pages/s", flush=True)
+            if n == 2:
+                out["kill"] = _kill_a_worker(site, pages, cfg, tmp, lc, client)
+                tasks = 2000
+                t1 = time.perf_counter()
+                window, todo, flying = 8, iter(range(tasks)), 0
+                done = as_completed()
+                for i in todo:
+                    done.add(client.submit(_noop, i, pure=False))
+                    flying += 1
+                    if flying >= window:
+                        next(done).release()
+                        flying -= 1
+                for f in done:
+                    f.release()
+                per = (time.perf_counter() - t1) / tasks
+                out["scheduler_ms_per_task"] = round(per * 1000, 2)
+                print(f"dask: scheduler round trip: {tasks} no-op tasks, window {window}: "
+                      f"{per * 1000:.2f} ms a task", flush=True)
+    return out
+
+
+def _kill_a_worker(site: Site, pages: int, cfg: Config, tmp: Path, lc: object, client: object) -> dict[str, int]:
+    from visx.batch.engines.dask import DaskEngine
+
+    urls = [site.url(f"p/{k}.html?e=kill") for k in range(pages)]
+    pids: dict[str, int] = client.run(os.getpid)  # type: ignore[attr-defined]
+    victim = sorted(pids.items())[0]
+    killed: list[int] = []
+
+    def progress(done: int, total: int, _o: object) -> None:
+        if done == total // 3 and not killed:
+            os.kill(victim[1], signal.SIGKILL)
+            killed.append(done)
+
+    before = sum(site.requests[f"/p/{k}.html"] for k in range(pages))
+    s = visx.run_batch(urls, tmp / "kill.sqlite", cfg, engine=DaskEngine(lc.scheduler_address),  # type: ignore[attr-defined]
+                       progress=progress)
+    fetched_twice = sum(site.requests[f"/p/{k}.html"] for k in range(pages)) - before - pages
+    con = sqlite3.connect(tmp / "kill.sqlite")
+    counts: dict[str, int] = {}
+    for (name,) in con.execute("SELECT table_name FROM record_tables"):
+        for source, c in con.execute(f'SELECT e.source, count(*) FROM "{name}" t JOIN extractions e '
+                                     "ON e.id = t.extraction_id GROUP BY e.source"):
+            counts[source] = counts.get(source, 0) + c
+    con.close()
+    expected = {u: records_of(k) for k, u in enumerate(urls)}
+    lost = sum(1 for u, c in expected.items() if counts.get(u, 0) < c)
+    dup = sum(1 for u, c in expected.items() if counts.get(u, 0) > c)
+    out = {"killed_after_pages": killed[0] if killed else -1, "ok": s.ok, "failed": s.failed,
+           "pages_fetched_again": fetched_twice, "pages_lost": lost, "pages_duplicated": dup}
+    print(f"dask: worker {victim[0]} (pid {victim[1]}) SIGKILLed after {out['killed_after_pages']} pages written: "
+          f"{s.ok} ok, {s.failed} failed in {s.wall_s:.1f} s; {fetched_twice} page(s) fetched again (rerun "
+          f"elsewhere); lost {lost}, duplicated {dup}", flush=True)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pages", type=int, default=300, help="pages of the speed runs (default 300)")
@@ -191,13 +286,18 @@ def main() -> int:
     ap.add_argument("--delay", type=float, default=0.0,
                     help="seconds the server waits before each page (a remote server's latency; default 0)")
     ap.add_argument("--js", action="store_true", help="render with JavaScript on (the pages have none)")
+    ap.add_argument("--engine", choices=("local", "dask"), default="local",
+                    help="dask: pages/s of the local pool (first --workers) and LocalClusters of 1 and 2 "
+                    "workers, a worker killed mid-run, the scheduler's cost a task (pip install 'visx[dask]')")
     args = ap.parse_args()
     site = Site(delay=args.delay)
     cfg = Config(render=RenderConfig(javascript=args.js, timeout_s=args.timeout))
     result: dict[str, object] = {"bench": "batch", "cpus": os.cpu_count()}
     with tempfile.TemporaryDirectory(prefix="visx-bench-batch-") as d:
         tmp = Path(d)
-        if args.pages:
+        if args.engine == "dask":
+            result["dask"] = dask_runs(site, args.pages, 2, cfg, tmp)  # the local pool at its default, -j 2
+        elif args.pages:
             rates = speed(site, args.pages, args.workers, cfg, tmp)
             result["pages_per_s"] = {str(k): round(v, 2) for k, v in rates.items()}
         if args.memory_pages:
