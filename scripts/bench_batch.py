@@ -211,7 +211,7 @@ def dask_runs(site: Site, pages: int, local_workers: int, cfg: Config, tmp: Path
     for n in (1, 2):
         t0 = time.perf_counter()
         with LocalCluster(n_workers=n, threads_per_worker=THREADS_PER_WORKER, processes=True,
-                          dashboard_address=None, silence_logs=40) as lc, Client(lc) as client:
+                          dashboard_address=":0", silence_logs=40) as lc, Client(lc) as client:
             up = time.perf_counter() - t0
             client.run(_warm, site.url("p/0.html?warm"))
             urls = [site.url(f"p/{k}.html?e=dask{n}") for k in range(pages)]

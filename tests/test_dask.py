@@ -44,7 +44,7 @@ def site() -> Iterator[Site]:
 def cluster() -> Iterator[str]:
     """Two worker processes, as ``--engine dask`` starts by default; shared by the tests (each
     start costs seconds), reached through ``--scheduler`` like a real cluster."""
-    lc = distributed.LocalCluster(n_workers=2, threads_per_worker=2, processes=True, dashboard_address=None)
+    lc = distributed.LocalCluster(n_workers=2, threads_per_worker=2, processes=True, dashboard_address=":0")
     yield lc.scheduler_address
     lc.close()
 

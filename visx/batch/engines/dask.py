@@ -105,11 +105,12 @@ class DaskEngine:
     def _connect(self) -> tuple[Any, Any]:
         distributed = _distributed()
         if self.scheduler is None:
-            # processes=True: analysis holds the GIL, so threads of one process would not add up;
-            # no dashboard: a batch needs no web server (and its port may be taken); logs at ERROR:
-            # a worker killed at close after its grace time is no news to a batch's user.
+            # processes=True: analysis holds the GIL, so threads of one process would not add up.
+            # dashboard_address ":0": the scheduler's HTTP server (dashboard, health) on a free port;
+            # None still serves it, on 8787, with a warning when another cluster has that port.
+            # Logs at ERROR: a worker killed at close after its grace time is no news to a user.
             cluster = distributed.LocalCluster(n_workers=self.workers, threads_per_worker=self.threads_per_worker,
-                                               processes=True, dashboard_address=None,
+                                               processes=True, dashboard_address=":0",
                                                silence_logs=logging.ERROR)
             try:
                 return distributed.Client(cluster), cluster
