@@ -134,3 +134,47 @@ def test_bad_input(case: Case, corpus: tuple[Path, str], tmp_path: Path) -> None
         assert flagged, f"output not marked partial\n{where}"
         reasons = " | ".join(str(p.get("partial_reason", "")) for p in flagged)
         assert re.search(case.message, reasons, re.I), f"partial_reason {reasons!r} !~ /{case.message}/\n{where}"
+
+
+STATIC = [  # (source, message): ``visx apply --static`` reads without a browser, and says what a render says
+    ("{corpus}/missing.html", r"missing\.html: no such file; check the path"),
+    ("{corpus}/subdir", r"subdir: is a directory"),
+    ("{corpus}/empty.html", r"empty\.html: the file is empty"),
+    ("{corpus}/blank.html", r"blank\.html: the file holds only whitespace"),
+    ("{corpus}/archive.zip", r"archive\.zip: is application/zip, not an HTML page"),
+    ("ftp://127.0.0.1/list.html", r"unsupported scheme"),
+    ("javascript:alert(1)", r"javascript: URLs are not supported"),
+    ("{url}/status/404", r"/status/404: HTTP 404; check the URL"),
+    ("{url}/status/401", r"/status/401: HTTP 401; .*--cookie"),
+    ("{url}/status/503", r"/status/503: HTTP 503; .*retry"),
+    ("{url}/png-as-png", r"server sent image/png, not an HTML page"),
+    ("{url}/zip-as-html", r"the server sent application/zip, not an HTML page"),
+    ("{url}/empty-200", r"/empty-200: the server sent an empty page \(HTTP 200, 0 bytes\)"),
+    ("{url}/blank-200", r"the server sent an empty page .*whitespace only"),
+    ("{url}/loop", r"/loop: redirect loop at .*/loop"),
+    ("{url}/ping", r"/ping: redirect loop at .*/ping.*/pong"),
+    ("{url}/to-ftp", r"/to-ftp: redirected to ftp://127\.0\.0\.1/list\.html, a ftp: URL"),
+    ("{url}/to-file", r"/to-file: redirected to file:///etc/passwd, a local file"),
+]
+
+
+@pytest.mark.parametrize(("source", "message"), STATIC, ids=[m[0].rsplit("/", 1)[-1] for m in STATIC])
+def test_static_fetch_messages(source: str, message: str, corpus: tuple[Path, str], tmp_path: Path) -> None:
+    from visx.config import Config
+    from visx.errors import VisxError
+    from visx.template.fetch import fetch_html
+
+    folder, url = corpus
+    with pytest.raises(VisxError) as err:
+        fetch_html(_expand(source, url, folder, tmp_path), Config())
+    assert re.search(message, str(err.value), re.I), str(err.value)
+
+
+def test_static_fetch_reads_utf16_and_good_pages(corpus: tuple[Path, str], tmp_path: Path) -> None:
+    from visx.config import Config
+    from visx.template.fetch import fetch_html
+
+    folder, url = corpus
+    assert b"<" in fetch_html(f"{url}/good.html", Config()).body
+    assert fetch_html(f"{url}/utf16-as-html", Config()).body.startswith(b"\xff\xfe")
+    assert fetch_html(str(folder / "utf16le.html"), Config()).body.startswith(b"\xff\xfe")

@@ -290,6 +290,16 @@ class Engine:
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=10)
         self._launch_lock = None
+        if thread.is_alive():  # never collect a running loop: its __del__ would fail at exit
+            _STUCK.append(loop)
+            return
+        # An unclosed loop is closed by its __del__, with a ResourceWarning: at interpreter exit
+        # that ran inside an import's lock and hung the process (a run that never rendered too).
+        loop.close()
+
+
+_STUCK: list[asyncio.AbstractEventLoop] = []
+"""Loops whose thread did not stop in time, kept referenced until the process ends."""
 
 
 ENGINE = Engine()

@@ -17,7 +17,7 @@ import weakref
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from visx.render.thresholds import CALL_S, SCRIPT_PROBE_S
+from visx.render.thresholds import CALL_S, FRAME_LOADS_MAX, FRAMES_STOP, SCRIPT_PROBE_S
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, CDPSession, Frame, Page
@@ -26,6 +26,37 @@ T = TypeVar("T")
 
 _SESSIONS: weakref.WeakKeyDictionary[Any, CDPSession] = weakref.WeakKeyDictionary()
 """page -> its DevTools session (a reused tab keeps the one it was opened with)."""
+
+
+class FrameCap:
+    """Subframe documents one render let load, and how many past ``FRAME_LOADS_MAX`` it refused."""
+
+    def __init__(self) -> None:
+        self.main = ""  # the page's main frame id (its target id), never counted
+        self.frames: set[str] = set()
+        self.refused = 0
+        self.stopped = asyncio.Event()  # set when the page's loading was stopped at FRAMES_STOP
+
+    def reset(self) -> None:
+        self.frames.clear()
+        self.refused = 0
+        self.stopped = asyncio.Event()
+
+    def reason(self) -> str:
+        """Why the capture is partial ('' when no frame was refused)."""
+        if self.stopped.is_set():
+            return (f"the page creates more than {FRAMES_STOP} frames: its loading was stopped there "
+                    f"(the rest of its document was not read), frames past the first {FRAME_LOADS_MAX} "
+                    "refused (left blank)")
+        if self.refused:
+            return (f"{self.refused} frame load(s) refused: the page loads more than {FRAME_LOADS_MAX} "
+                    "frames; the ones past that were left blank")
+        return ""
+
+
+_DECIDING: set[asyncio.Future[None]] = set()
+_CAPS: weakref.WeakKeyDictionary[Any, FrameCap] = weakref.WeakKeyDictionary()
+"""page -> its frame cap (installed with its DevTools session)."""
 
 STOPPED = ("the page's script was still running at capture time (an endless loop?); "
            "it was stopped and the page captured as it stood")
@@ -50,6 +81,52 @@ async def attach(context: BrowserContext, page: Page) -> None:
         return
     with contextlib.suppress(Exception):  # without it a stuck page is still closed at the cap
         _SESSIONS[page] = await bounded(context.new_cdp_session(page), CALL_S)
+        await _cap_frames(page, _SESSIONS[page])
+
+
+def frame_cap(page: Page) -> FrameCap:
+    """The page's frame cap, reset for a new render (a detached one when no session could be opened)."""
+    cap = _CAPS.get(page) or FrameCap()
+    cap.reset()
+    return cap
+
+
+async def _cap_frames(page: Page, session: CDPSession) -> None:
+    """Answer subframe document requests past ``FRAME_LOADS_MAX`` with an empty 204.
+
+    Done in the renderer's network stack (the DevTools Fetch domain, documents only) so
+    that nothing else is intercepted: no other request pays a round trip, the HTTP cache
+    stays on, and Playwright's own routes (offline sources) still see every request.
+    """
+    cap = FrameCap()
+    info = await bounded(session.send("Target.getTargetInfo"), CALL_S)
+    cap.main = str(info.get("targetInfo", {}).get("targetId", ""))
+
+    async def decide(ev: dict[str, Any]) -> None:
+        frame, rid = str(ev.get("frameId", "")), ev["requestId"]
+        with contextlib.suppress(Exception):  # the page closed meanwhile: nothing to answer
+            if frame == cap.main or frame in cap.frames or len(cap.frames) < FRAME_LOADS_MAX:
+                if frame != cap.main:
+                    cap.frames.add(frame)
+                await session.send("Fetch.continueRequest", {"requestId": rid})
+                return
+            cap.refused += 1
+            if cap.refused == FRAMES_STOP - FRAME_LOADS_MAX:
+                # Each frame costs the browser milliseconds even left blank: 1,000 (Blink's limit
+                # per page) hold it 10-30 s. Stopping the load ends the parser that makes them.
+                cap.stopped.set()
+                await bounded(session.send("Page.stopLoading"), CALL_S)
+            await session.send("Fetch.fulfillRequest", {"requestId": rid, "responseCode": 204})
+
+    def on_paused(ev: dict[str, Any]) -> None:
+        task = asyncio.ensure_future(decide(ev))
+        _DECIDING.add(task)  # held until done: the loop keeps only weak references to tasks
+        task.add_done_callback(_DECIDING.discard)
+
+    session.on("Fetch.requestPaused", on_paused)
+    await bounded(session.send("Fetch.enable", {"patterns": [
+        {"urlPattern": "*", "resourceType": "Document", "requestStage": "Request"}]}), CALL_S)
+    _CAPS[page] = cap
 
 
 async def stop_scripts(page: Page | Frame) -> bool:

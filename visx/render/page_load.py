@@ -36,7 +36,7 @@ from visx.model import PageSnapshot
 from visx.render.browser import ENGINE, OFFLINE_ARGS
 from visx.render.capture import FrameLog, capture
 from visx.render.context import context_options, cookie_list, hooks_script, reuse_key
-from visx.render.guard import attach
+from visx.render.guard import FrameCap, attach, frame_cap
 from visx.render.settle import RequestTracker, Settle, network_idle, settle, wait_for_selector
 from visx.render.shot import screenshot
 from visx.render.snapshot_io import snapshot_from_dom
@@ -459,10 +459,7 @@ async def _check_body(src: Source, resp: Response, remaining_ms: Callable[[], fl
     except (PlaywrightError, TimeoutError):
         return
     if sniff.is_blank(body[:_BLANK_SCAN]):
-        raise EmptyContentError(
-            f"{src.label}: the server sent an empty page (HTTP {resp.status}, {len(body)} bytes"
-            f"{', whitespace only' if body else ''}); check the URL, or whether the site needs a login "
-            "(--cookie, --storage-state)", source=src.label, content_type="")
+        raise empty_body_error(src.label, resp.status, body)
     check_content(src.label, body[:4096], "", "the server sent")
 
 
@@ -485,6 +482,7 @@ async def _load(
 
     watch = await _listen(context, page, block, crash, detach)
     notes = watch.notes
+    frames_cap = frame_cap(page)
     warnings: list[str] = []
     tracker = RequestTracker(page)
 
@@ -504,7 +502,10 @@ async def _load(
     partial = False
     status = 0
     try:
-        status = await _navigate(context, page, src, cfg, remaining_ms)
+        status = await _navigate_capped(_navigate(context, page, src, cfg, remaining_ms), frames_cap)
+        if frames_cap.stopped.is_set():  # stopped by the frame cap: nothing more will load
+            partial = True
+            status = watch.main_response[0].status if watch.main_response else status
     except PlaywrightTimeout as e:
         if not cfg.partial_on_timeout or not watch.main_response:
             raise _load_timeout(src, cfg, watch) from e
@@ -574,6 +575,10 @@ async def _load(
             shot = await _screenshot(page, cfg, notes)
     except PlaywrightError as e:
         raise fail(e) from e
+    if frames_cap.refused or frames_cap.stopped.is_set():  # what those frames held is missing
+        partial = True
+        notes.append(frames_cap.reason())
+        warnings.append(f"{src.label}: the capture is partial: {frames_cap.reason()}")
     t_shot = time.perf_counter()
     try:
         snap = snapshot_from_dom(
@@ -610,6 +615,23 @@ async def _load(
     return snap
 
 
+async def _navigate_capped(nav: Coroutine[Any, Any, int], cap: FrameCap) -> int:
+    """``nav``'s status, or 0 as soon as the frame cap stops the page's loading (a stopped
+    load never reaches its load events, so the navigation would only wait out the timeout)."""
+    task = asyncio.ensure_future(nav)
+    stopped = asyncio.ensure_future(cap.stopped.wait())
+    try:
+        await asyncio.wait({task, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+    if task.done():
+        return task.result()
+    task.cancel()
+    with contextlib.suppress(BaseException):
+        await task
+    return 0
+
+
 def _load_timeout(src: Source, cfg: RenderConfig, watch: _Watch) -> RenderError:
     """The timeout message advises only what helps: --partial keeps what arrived, so
     it is advised only when something did."""
@@ -642,43 +664,70 @@ def _navigation_loop(src: Source, watch: _Watch) -> RedirectError:
 def _redirect_error(src: Source, msg: str, watch: _Watch) -> RedirectError | None:
     """A redirect loop, or a redirect to a scheme visx does not render; None otherwise."""
     target = watch.redirects[-1] if watch.redirects else ""
-    scheme = urlparse(target).scheme.lower() if target else ""
-    if target and scheme not in ("http", "https"):
-        what = ("a local file, which a web page may not open" if scheme == "file"
-                else f"a {scheme}: URL, a scheme visx does not render")
-        return RedirectError(f"{src.label}: redirected to {_short(target, 200)}, {what}; it is not "
-                             f"supported: give the http(s) URL of an HTML page", source=src.label)
+    if target and (err := scheme_redirect_error(src.label, target)) is not None:
+        return err
     if "ERR_TOO_MANY_REDIRECTS" in msg:
-        hops = len(watch.redirects) or 20
-        cycle = sorted(set(watch.redirects))
-        via = ", ".join(_short(u, 100) for u in cycle[:3]) + (", ..." if len(cycle) > 3 else "")
-        return RedirectError(
-            f"{src.label}: redirect loop at {via or src.label} ({hops} hops); the server keeps "
-            "redirecting, so retrying or --no-js does not help: check the URL, and whether the site "
-            "wants cookies first (--cookie, --storage-state)", source=src.label)
+        return redirect_loop_error(src.label, watch.redirects)
     if "ERR_UNSAFE_REDIRECT" in msg:
         return RedirectError(f"{src.label}: redirected to a local file or another URL the browser may "
                              "not follow; give the http(s) URL of an HTML page", source=src.label)
     return None
 
 
+def scheme_redirect_error(label: str, target: str) -> RedirectError | None:
+    """A redirect to ``target`` when its scheme is not http(s) (also for ``visx apply --static``)."""
+    scheme = urlparse(target).scheme.lower()
+    if scheme in ("http", "https"):
+        return None
+    what = ("a local file, which a web page may not open" if scheme == "file"
+            else f"a {scheme}: URL, a scheme visx does not render")
+    return RedirectError(f"{label}: redirected to {_short(target, 200)}, {what}; it is not "
+                         f"supported: give the http(s) URL of an HTML page", source=label)
+
+
+def redirect_loop_error(label: str, redirects: list[str]) -> RedirectError:
+    """The server kept redirecting (``redirects``: where its answers sent the client)."""
+    hops = len(redirects) or 20
+    cycle = sorted(set(redirects))
+    via = ", ".join(_short(u, 100) for u in cycle[:3]) + (", ..." if len(cycle) > 3 else "")
+    return RedirectError(
+        f"{label}: redirect loop at {via or label} ({hops} hops); the server keeps "
+        "redirecting, so retrying or --no-js does not help: check the URL, and whether the site "
+        "wants cookies first (--cookie, --storage-state)", source=label)
+
+
+def empty_body_error(label: str, status: int, body: bytes) -> EmptyContentError:
+    """The server's answer holds nothing but whitespace."""
+    return EmptyContentError(
+        f"{label}: the server sent an empty page (HTTP {status}, {len(body)} bytes"
+        f"{', whitespace only' if body else ''}); check the URL, or whether the site needs a login "
+        "(--cookie, --storage-state)", source=label, content_type="")
+
+
+def server_type_error(label: str, mime: str) -> NonHtmlContentError:
+    """The server's Content-Type is not HTML."""
+    return NonHtmlContentError(f"{label}: server sent {mime}, not an HTML page; visx extracts from HTML list pages",
+                               source=label, content_type=mime)
+
+
+def status_error(label: str, status: int) -> HttpStatusError:
+    """An HTTP error status, with the way out that fits it."""
+    if status in (401, 403, 407):
+        why = ("the site wants a login or refuses visx: pass a logged-in session with --cookie "
+               "NAME=VALUE or --storage-state FILE, or render the page anyway with --allow-http-errors")
+    elif status >= 500 or status in (408, 429):
+        why = "a server-side or temporary failure: retry later, or render the error page anyway with --allow-http-errors"
+    else:
+        why = "check the URL, or render the error page anyway with --allow-http-errors"
+    return HttpStatusError(f"{label}: HTTP {status}; {why}", source=label, status=status)
+
+
 def _check_response(src: Source, status: int, ctype: str, cfg: RenderConfig) -> None:
     mime = ctype.split(";")[0].strip().lower()
     if mime and mime not in _HTML_TYPES:
-        raise NonHtmlContentError(
-            f"{src.label}: server sent {mime}, not an HTML page; visx extracts from HTML list pages",
-            source=src.label,
-            content_type=mime,
-        )
+        raise server_type_error(src.label, mime)
     if status >= 400 and not cfg.allow_http_errors:
-        if status in (401, 403, 407):
-            why = ("the site wants a login or refuses visx: pass a logged-in session with --cookie "
-                   "NAME=VALUE or --storage-state FILE, or render the page anyway with --allow-http-errors")
-        elif status >= 500 or status in (408, 429):
-            why = "a server-side or temporary failure: retry later, or render the error page anyway with --allow-http-errors"
-        else:
-            why = "check the URL, or render the error page anyway with --allow-http-errors"
-        raise HttpStatusError(f"{src.label}: HTTP {status}; {why}", source=src.label, status=status)
+        raise status_error(src.label, status)
 
 
 def _map_error(src: Source, e: Exception, crashed: list[bool], responses: list[Response],

@@ -234,7 +234,7 @@ def snapshot_from_dom(
 
 def reason_from_notes(notes: list[str]) -> str:
     """Why a capture is partial, from the render's notes (the ones that made it partial)."""
-    keys = ("partial", "stopped", "not settled", "timed out")
+    keys = ("partial", "stopped", "not settled", "timed out", "refused")
     picked = [n for n in notes if any(k in n for k in keys)]
     return "; ".join(dict.fromkeys(picked)) or "the render did not finish (see the notes)"
 

@@ -12,10 +12,12 @@ SCRIPT_PROBE_S = 2.0
 seconds is inside an endless (or pathologically long) script, which is then stopped. Layout
 of a 200k-element page holds the renderer about a second; real pages far less."""
 
-CAPTURE_MAX_ELEMENTS = 60_000
+CAPTURE_MAX_ELEMENTS = 30_000
 """Elements ``collect.js`` reads at most, in document order; the rest is cut with a
-warning. Real list pages hold 1-15k elements (a 50k one captures in about 2 s here);
-a 200k-element page would take 28 s and 1.4 GB to capture and analyse."""
+warning. Real list pages hold 1-15k elements. The analysis reads at most
+``analysis.max_nodes`` (25k by default) of them, so capturing more only costs time: 60k
+took 4 s to capture and 3.6 s to analyse on a loaded machine, past the page's bound;
+30k leaves the analysis setting the one that cuts, with its own warning."""
 
 CAPTURE_BUDGET_S = 3.0
 """Time ``collect.js`` may walk the page; it stops at the element it reached, with a
@@ -68,6 +70,18 @@ MAX_FRAMES = 64
 """Frames captured per page. Real pages hold a few (a list, a map, some ads); a
 page of thousands would multiply capture time by as much, and the ones past
 the limit are named in the snapshot's notes."""
+
+FRAME_LOADS_MAX = 2 * MAX_FRAMES
+"""Subframe documents a page may load; the ones past it get an empty answer (HTTP 204, the
+frame stays blank) from the page's DevTools session. Real pages load a few dozen (ads,
+embeds); 10,000 iframes each loading a document hold the browser and Playwright's driver
+for over a minute (a frame event, an execution context, a request each), far past any
+bound. Twice the frames captured, so nested and re-navigating ones still fit."""
+
+FRAMES_STOP = 2 * FRAME_LOADS_MAX
+"""Subframe loads after which a page's loading is stopped (its parser ends there, the capture
+is partial): even a refused frame costs the browser and the driver several ms, and Blink
+allows 1,000 per page, 10-30 s of work on this machine."""
 
 MIN_FRAME_AREA = 400.0
 """Frames smaller than 20x20 px are tracking and sync pixels, never a list: not captured."""
