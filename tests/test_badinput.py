@@ -178,3 +178,35 @@ def test_static_fetch_reads_utf16_and_good_pages(corpus: tuple[Path, str], tmp_p
     assert b"<" in fetch_html(f"{url}/good.html", Config()).body
     assert fetch_html(f"{url}/utf16-as-html", Config()).body.startswith(b"\xff\xfe")
     assert fetch_html(str(folder / "utf16le.html"), Config()).body.startswith(b"\xff\xfe")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "sqlite"])
+def test_partial_page_is_marked_in_every_format(fmt: str, corpus: tuple[Path, str], tmp_path: Path) -> None:
+    """A partial page never looks complete: JSON Lines on every line, CSV and Parquet a
+    ``partial_reason`` column, SQLite ``extractions.partial``; two sources, one partial."""
+    import csv
+    import sqlite3
+
+    folder, url = corpus
+    out = tmp_path / f"out.{fmt}"
+    argv = ["extract", f"{url}/slow-load.html", str(folder / "good.html"), "-o", str(out),
+            "--timeout", "3", "--partial", "--retries", "0"]
+    proc = subprocess.run([sys.executable, "-m", "visx", *argv], cwd=ROOT, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    slow = f"{url}/slow-load.html"
+    if fmt == "jsonl":
+        lines = [json.loads(x) for x in out.read_text().splitlines()]
+        by = {ln["source"]: (ln["partial"], ln["partial_reason"]) for ln in lines}
+        assert by[slow][0] is True and re.search("load", by[slow][1]), by
+        assert by[str(folder / "good.html")] == (False, ""), by
+    elif fmt == "csv":
+        rows = list(csv.DictReader(out.open(newline="", encoding="utf-8")))
+        assert rows and all(re.search("load", r["partial_reason"]) for r in rows if r["source"] == slow), rows[:2]
+        assert all(r["partial_reason"] == "" for r in rows if r["source"] != slow)
+    else:
+        con = sqlite3.connect(out)
+        got = dict(((s, (p, r)) for s, p, r in con.execute("SELECT source, partial, partial_reason FROM extractions")))
+        assert got[slow][0] == 1 and re.search("load", got[slow][1]), got
+        assert got[str(folder / "good.html")] == (0, None), got

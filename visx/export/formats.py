@@ -13,6 +13,7 @@ from visx.export.base import Exporter, output_file
 from visx.export.contract import (
     ExtractionLike,
     chosen_of,
+    partial_of,
     picked_regions,
     record_dict,
     step_pages,
@@ -20,6 +21,16 @@ from visx.export.contract import (
     to_json_dict,
 )
 from visx.version import __version__
+
+PARTIAL_COLUMN = "partial_reason"
+"""The column a flat output (CSV, Parquet) gets when one of its pages is partial: filled on that
+page's rows, empty on the others. Outputs with no partial page keep their columns."""
+
+
+def partial_mark(extraction: ExtractionLike) -> dict[str, str]:
+    """``{PARTIAL_COLUMN: why}`` for a partial page's flat rows, else nothing."""
+    partial, reason = partial_of(extraction)
+    return {PARTIAL_COLUMN: reason} if partial else {}
 
 
 def flat_rows(extraction: ExtractionLike, all_regions: bool, *, all_columns: bool = False,
@@ -71,17 +82,22 @@ class CsvExporter(Exporter):
     def _reset(self) -> None:
         self._rows: list[dict[str, Any]] = []
         self._keys: dict[str, None] = {}
+        self._partial = False
 
     def _add(self, extraction: ExtractionLike) -> None:
         rows, keys = flat_rows(extraction, self.all_regions)
         if not rows:
             self.result.warnings.append(_no_rows(extraction))
         self._keys.update(dict.fromkeys(keys))
-        self._rows.extend({"source": extraction.source, **r} for r in rows)
+        mark = partial_mark(extraction)
+        if mark:
+            self._partial = True
+        self._rows.extend({"source": extraction.source, **r, **mark} for r in rows)
         self.result.tables += len(picked_regions(extraction, self.all_regions))
 
     def text(self) -> str:
-        keys = (["source"] if self.result.pages > 1 else []) + list(self._keys)
+        keys = ((["source"] if self.result.pages > 1 else []) + list(self._keys)
+                + ([PARTIAL_COLUMN] if self._partial else []))
         if not keys:
             return ""
         buf = io.StringIO(newline="")
@@ -152,6 +168,7 @@ def jsonl_lines(extraction: ExtractionLike) -> tuple[list[str], int]:
     nodes = extraction.snapshot.nodes
     pages = step_pages(extraction)
     chosen = chosen_of(extraction) is not None
+    partial, partial_reason = partial_of(extraction)  # on every line: a line is read on its own
     lines: list[str] = []
     regions = 0
     for k in picked_regions(extraction, True, data_only=False):  # each line carries its region's rank
@@ -161,7 +178,7 @@ def jsonl_lines(extraction: ExtractionLike) -> tuple[list[str], int]:
         mark = {"chosen": True} if chosen and k == 0 else {}
         for r, rec in enumerate(region.records):
             line = {"visx": __version__, "source": extraction.source, "url": extraction.url,
-                    "rank": region.rank, **mark,
+                    "rank": region.rank, **mark, "partial": partial, "partial_reason": partial_reason,
                     **record_dict(nodes, rec, table, r, pages),
                     "fields": fields[r] if r < len(fields) else {}}
             lines.append(json.dumps(line, ensure_ascii=False))
@@ -206,7 +223,8 @@ def spool_lines(extraction: ExtractionLike, fmt: str, all_regions: bool) -> list
     if fmt == "json":
         return [json.dumps(to_json_dict(extraction, all_regions=True), ensure_ascii=False)]
     rows, _ = flat_rows(extraction, all_regions)
-    return [json.dumps({"source": extraction.source, **r}, ensure_ascii=False, default=str) for r in rows]
+    mark = partial_mark(extraction)
+    return [json.dumps({"source": extraction.source, **r, **mark}, ensure_ascii=False, default=str) for r in rows]
 
 
 def read_spool(spool: Path) -> Iterator[dict[str, Any]]:

@@ -3,7 +3,7 @@
 Tables::
 
     jobs(source PRIMARY KEY, status, error, error_kind, error_type, attempts, started, finished)
-    extractions(id, source UNIQUE, url, title, created, exported, timings)
+    extractions(id, source UNIQUE, url, title, created, exported, timings, partial, partial_reason)
     regions(id, extraction_id, rank, data, role, score, xpath, bbox, n_records, table_name, columns)
     record_tables(table_name PRIMARY KEY, signature UNIQUE, columns)
     <table_name>(extraction_id, region_id, _record, _xpaths, <one column per field>)
@@ -12,7 +12,9 @@ There is one data table per record schema: regions whose tables have the same
 column names (in any order) share it, so the product lists of 300 pages of one
 site are one table. Its name is read from its first columns plus a short hash
 of the whole set (``records_title_price_rating_3fa2c1``); ``record_tables``
-lists each with its columns. The main region of a page is ``regions.rank = 1``
+lists each with its columns. ``extractions.partial`` is 1 for a page captured or analysed
+only in part (a cap, a timeout with ``--partial``, a stopped script), with
+``partial_reason``: such a page never looks complete. The main region of a page is ``regions.rank = 1``
 (or the region the user chose, which comes first and keeps its rank).
 ``_record`` numbers a region's records from 0 in page order; ``_xpaths`` lists
 the XPaths of the record's parts (JSON). Without ``all_regions`` only the main
@@ -44,7 +46,7 @@ from typing import Any
 
 from visx.errors import ExportError
 from visx.export.base import Exporter
-from visx.export.contract import ExtractionLike, picked_regions, table_of
+from visx.export.contract import ExtractionLike, partial_of, picked_regions, table_of
 from visx.schema.table import Table
 
 JOBS_SCHEMA = """
@@ -58,7 +60,7 @@ CREATE TABLE IF NOT EXISTS jobs (
 _SCHEMA = JOBS_SCHEMA + """
 CREATE TABLE IF NOT EXISTS extractions (
     id INTEGER PRIMARY KEY, source TEXT NOT NULL UNIQUE, url TEXT, title TEXT,
-    created TEXT, exported TEXT, timings TEXT);
+    created TEXT, exported TEXT, timings TEXT, partial INTEGER NOT NULL DEFAULT 0, partial_reason TEXT);
 CREATE TABLE IF NOT EXISTS regions (
     id INTEGER PRIMARY KEY, extraction_id INTEGER NOT NULL REFERENCES extractions(id),
     rank INTEGER, data INTEGER, role TEXT, score REAL, xpath TEXT, bbox TEXT, n_records INTEGER,
@@ -127,6 +129,8 @@ class PageRows:
     """JSON."""
     regions: tuple[RegionRows, ...]
     warnings: tuple[str, ...] = ()
+    partial: bool = False
+    partial_reason: str = ""
 
 
 def page_rows(e: ExtractionLike, all_regions: bool) -> PageRows:
@@ -153,7 +157,9 @@ def page_rows(e: ExtractionLike, all_regions: bool) -> PageRows:
             tuple(types.get(k, "TEXT") for k in keys),
             tuple((r, json.dumps(xpaths[r]) if r < len(xpaths) else "[]",
                    *(_sql_value(rec.get(k)) for k in keys)) for r, rec in enumerate(recs))))
-    return PageRows(e.source, e.url, e.title, e.created, json.dumps(dict(e.timings)), tuple(regions), warnings)
+    partial, reason = partial_of(e)
+    return PageRows(e.source, e.url, e.title, e.created, json.dumps(dict(e.timings)), tuple(regions), warnings,
+                    partial, reason)
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -184,6 +190,9 @@ def _check_layout(con: sqlite3.Connection, path: Path) -> None:
     if cols and ("data" not in regions or not _source_unique(con)):
         raise ExportError(f"{path} was written by an older visx (one region_<id> table per region); "
                           "write to a new .sqlite file", source=str(path))
+    if cols and "partial" not in cols:  # written before pages were flagged partial: add the columns
+        con.execute("ALTER TABLE extractions ADD COLUMN partial INTEGER NOT NULL DEFAULT 0")
+        con.execute("ALTER TABLE extractions ADD COLUMN partial_reason TEXT")
 
 
 def _source_unique(con: sqlite3.Connection) -> bool:
@@ -240,8 +249,10 @@ def insert_page(con: sqlite3.Connection, page: PageRows, exported: str) -> tuple
     source; returns (rows, regions) written."""
     drop_page(con, page.source)
     cur = con.execute(
-        "INSERT INTO extractions (source, url, title, created, exported, timings) VALUES (?,?,?,?,?,?)",
-        (page.source, page.url, page.title, page.created, exported, page.timings))
+        "INSERT INTO extractions (source, url, title, created, exported, timings, partial, partial_reason)"
+        " VALUES (?,?,?,?,?,?,?,?)",
+        (page.source, page.url, page.title, page.created, exported, page.timings, int(page.partial),
+         page.partial_reason or None))
     ext_id = cur.lastrowid
     rows = 0
     for rg in page.regions:
