@@ -2,6 +2,8 @@
 
     .venv/bin/python scripts/bench_batch.py                       # 300 pages x 1/2/4 workers, 2,000 for memory
     .venv/bin/python scripts/bench_batch.py --pages 60 --memory-pages 200 --kill-pages 60   # a quick run
+    .venv/bin/python scripts/bench_batch.py --pages 0 --memory-pages 0 --kill-pages 330 --kill-every 11 \
+        --kill-after 45 --kill-js                                # the issue's acceptance run: 30 faulty of 330
     .venv/bin/python scripts/bench_batch.py --engine dask --pages 300 --memory-pages 0 --kill-pages 0
 
 The pages come from a real local HTTP server (``tests/batch_site.py``): list pages of three
@@ -130,18 +132,25 @@ def memory(site: Site, pages: int, tmp: Path) -> dict[str, float]:
     return out
 
 
-def kill_and_resume(site: Site, pages: int, timeout: float, tmp: Path) -> dict[str, float]:
-    urls, bad = batch_urls(site, pages)
+def kill_and_resume(site: Site, pages: int, timeout: float, tmp: Path, *, faulty_every: int = 10,
+                    after_s: float = 0.0, js: bool = False) -> dict[str, float]:
+    urls, bad = batch_urls(site, pages, faulty_every, js=js)
     urls = [u + "?k=1" if "/p/" in u else u for u in urls]
     good = [u for u in urls if u not in bad]
     listing = tmp / "kill.txt"
     listing.write_text("\n".join(urls) + "\n")
     db = tmp / "kill.sqlite"
     cmd = cli(listing, db, timeout, "--retries", "1")
+    if js:  # the script faults (an endless loop, a reload loop) need JavaScript on
+        cmd.remove("--no-js")
     t0 = time.monotonic()
     proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL, start_new_session=True)
     settled = 0
-    while proc.poll() is None and settled < len(urls) // 2:
+
+    def due() -> bool:  # at --kill-after seconds, else when half the sources are settled
+        return time.monotonic() - t0 >= after_s if after_s else settled >= len(urls) // 2
+
+    while proc.poll() is None and not due():
         time.sleep(0.2)
         try:
             with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as con:
@@ -155,8 +164,13 @@ def kill_and_resume(site: Site, pages: int, timeout: float, tmp: Path) -> dict[s
     if orphans:
         os.killpg(proc.pid, signal.SIGKILL)
     t1 = time.monotonic()
-    again = subprocess.run([*[c for c in cmd if c != "-q"], "--resume"], capture_output=True, text=True)
+    try:  # the run must end on its own: past this it is reported as hung
+        again = subprocess.run([*[c for c in cmd if c != "-q"], "--resume"], capture_output=True, text=True,
+                               timeout=RESUME_LIMIT_S)
+    except subprocess.TimeoutExpired as e:
+        again = subprocess.CompletedProcess(e.cmd, -9, "", str(e.stderr or ""))
     resume_s = time.monotonic() - t1
+    done_n = failed_n = 0
     skipped = re.search(r"(\d+) skipped", again.stderr)
     con = sqlite3.connect(db)
     counts: dict[str, int] = {}
@@ -165,12 +179,21 @@ def kill_and_resume(site: Site, pages: int, timeout: float, tmp: Path) -> dict[s
                                      "ON e.id = t.extraction_id GROUP BY e.source"):
             counts[source] = counts.get(source, 0) + n
     failed = dict(con.execute("SELECT source, error FROM jobs WHERE status = 'failed'").fetchall())
+    done_n = con.execute("SELECT count(*) FROM jobs WHERE status = 'done'").fetchone()[0]
+    failed_n = len(failed)
+    pending = con.execute("SELECT count(*) FROM jobs WHERE status = 'pending'").fetchone()[0]
+    extra = con.execute("SELECT count(*) FROM extractions WHERE source NOT IN (SELECT source FROM jobs "
+                        "WHERE status = 'done')").fetchone()[0]
     con.close()
+    wrong_failed = sorted(u for u in failed if u not in bad)
+    reasons = {re.sub(r"\?i=\d+", "", u.rsplit("/", 1)[-1]): (failed.get(u) or "")[:140] for u in bad}
     expected = {u: records_of(int(re.search(r"/p/(\d+)", u).group(1))) for u in good}  # type: ignore[union-attr]
     lost = sum(1 for u, n in expected.items() if counts.get(u, 0) < n)
     dup = sum(1 for u, n in expected.items() if counts.get(u, 0) > n)
     unreported = sum(1 for u in bad if u not in failed or u not in failed[u])
-    out = {"urls": len(urls), "faulty": len(bad), "killed_after_s": round(killed_at, 1),
+    out = {"urls": len(urls), "faulty": len(bad), "js": js, "killed_after_s": round(killed_at, 1),
+           "done": done_n, "failed": failed_n, "pending_after_resume": pending,
+           "good_pages_failed": len(wrong_failed), "extractions_not_done": extra,
            "settled_at_kill": settled, "skipped_on_resume": int(skipped.group(1)) if skipped else 0,
            "resume_s": round(resume_s, 1), "pages_lost": lost, "pages_duplicated": dup,
            "faulty_without_reason": unreported, "browser_outlived_kill": orphans, "resume_exit": again.returncode,
@@ -179,7 +202,16 @@ def kill_and_resume(site: Site, pages: int, timeout: float, tmp: Path) -> dict[s
           f"resume skipped {out['skipped_on_resume']} and took {resume_s:.1f} s (exit {again.returncode}); "
           f"good pages lost {lost}, duplicated {dup}; faulty URLs without a failure and reason {unreported}; "
           f"browser still running 5 s after the kill: {orphans}", flush=True)
+    print(f"kill: after resume {done_n} done, {failed_n} failed, {pending} pending; good pages failed "
+          f"{len(wrong_failed)} {wrong_failed[:3]}", flush=True)
+    for kind, why in sorted(reasons.items()):
+        print(f"  {kind}: {why}", flush=True)
+    out["reasons"] = reasons  # type: ignore[assignment]
     return out
+
+
+RESUME_LIMIT_S = 1200.0
+"""The resumed run is stopped past this and counted as not ending on its own."""
 
 
 def _warm(url: str) -> float:
@@ -282,6 +314,12 @@ def main() -> int:
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     ap.add_argument("--memory-pages", type=int, default=2000, help="pages of the memory run (0: skip it)")
     ap.add_argument("--kill-pages", type=int, default=300, help="URLs of the kill-and-resume run (0: skip it)")
+    ap.add_argument("--kill-every", type=int, default=10,
+                    help="one URL in this many misbehaves in the kill run (11 with --kill-pages 330: 30 faulty)")
+    ap.add_argument("--kill-after", type=float, default=0.0,
+                    help="SIGKILL the kill run after this many seconds (default: when half its sources are settled)")
+    ap.add_argument("--kill-js", action="store_true",
+                    help="the kill run with JavaScript on, adding the script faults (an endless loop, a reload loop)")
     ap.add_argument("--timeout", type=float, default=5.0, help="--timeout of every page (the hanging URLs wait it out)")
     ap.add_argument("--delay", type=float, default=0.0,
                     help="seconds the server waits before each page (a remote server's latency; default 0)")
@@ -303,7 +341,8 @@ def main() -> int:
         if args.memory_pages:
             result["memory"] = memory(site, args.memory_pages, tmp)
         if args.kill_pages:
-            result["kill"] = kill_and_resume(site, args.kill_pages, args.timeout, tmp)
+            result["kill"] = kill_and_resume(site, args.kill_pages, args.timeout, tmp, faulty_every=args.kill_every,
+                                             after_s=args.kill_after, js=args.kill_js)
     threading.Thread(target=site.stop, daemon=True).start()
     print(json.dumps(result))
     return 0

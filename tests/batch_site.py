@@ -92,6 +92,29 @@ class Site:
                     site.release.wait(300)
                 elif path == "/pdf":
                     self.send(200, "application/pdf", b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")
+                elif path == "/drip":  # the start of a page at once, then a byte a second, never the end
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html; charset=utf-8")
+                    self.end_headers()
+                    self.wfile.write(b"<html><head><title>Drip</title></head><body><ul><li>first</li>")
+                    self.wfile.flush()
+                    while not site.release.wait(1.0):
+                        try:
+                            self.wfile.write(b" ")
+                            self.wfile.flush()
+                        except OSError:  # the browser gave up
+                            return
+                elif path == "/loop":  # a redirect to itself
+                    self.send_response(302)
+                    self.send_header("Location", self.path)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                elif path == "/js-loop":  # a script that never yields, before the page is loaded
+                    self.send(200, "text/html", b"<html><body><h1>Busy</h1><script>while (true) {}</script>"
+                                                b"<p>never</p></body></html>")
+                elif path == "/js-reload":  # a script that reloads the page again and again
+                    self.send(200, "text/html", b"<html><body><h1>Again</h1><script>setTimeout(() => "
+                                                b"location.reload(), 50)</script></body></html>")
                 elif path == "/reset":
                     # SO_LINGER 0: close() sends a RST, the browser sees a reset connection.
                     self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
@@ -115,14 +138,19 @@ class Site:
         self.httpd.server_close()
 
 
-FAULTS = ("status/404", "status/500", "pdf", "reset", "hang", "status/410", "status/502")
-"""The misbehaving paths, in the order batches cycle through them."""
+FAULTS = ("status/404", "status/500", "pdf", "reset", "hang", "status/410", "status/502", "drip", "loop",
+          "js-loop", "js-reload")
+"""The misbehaving paths, in the order batches cycle through them (the last two only misbehave
+with JavaScript on: see ``js``)."""
+JS_FAULTS = ("js-loop", "js-reload")
 
 
-def batch_urls(site: Site, pages: int, faulty_every: int = 10, *, hang: bool = True) -> tuple[list[str], list[str]]:
+def batch_urls(site: Site, pages: int, faulty_every: int = 10, *, hang: bool = True,
+               js: bool = False) -> tuple[list[str], list[str]]:
     """``pages`` URLs, every ``faulty_every``-th one a misbehaving URL (made unique by a
-    query); returns (all URLs, the faulty ones)."""
-    faults = [f for f in FAULTS if hang or f != "hang"]
+    query); returns (all URLs, the faulty ones). Without ``hang`` no URL waits out the
+    timeout (hang, drip); without ``js`` no script misbehaves (a batch rendered with --no-js)."""
+    faults = [f for f in FAULTS if (hang or f not in ("hang", "drip")) and (js or f not in JS_FAULTS)]
     urls, bad = [], []
     for i in range(pages):
         if faulty_every and i % faulty_every == faulty_every - 1:
