@@ -111,16 +111,24 @@ def cli(listing: Path, out: Path, timeout: float, *extra: str) -> list[str]:
             "--no-js", "--timeout", str(timeout), "-q", *extra]
 
 
-def memory(site: Site, pages: int, tmp: Path) -> dict[str, float]:
+def memory(site: Site, pages: int, tmp: Path, limit_s: float = 0.0) -> dict[str, float]:
+    """``limit_s``: stop the run (SIGTERM) after that long and report the pages it did."""
     listing = tmp / "mem.txt"
     listing.write_text("\n".join(site.url(f"p/{n}.html?m=1") for n in range(pages)) + "\n")
-    proc = subprocess.Popen(cli(listing, tmp / "mem.sqlite", 10), stderr=subprocess.DEVNULL, start_new_session=True)
+    db = tmp / "mem.sqlite"
+    proc = subprocess.Popen(cli(listing, db, 10), stderr=subprocess.DEVNULL, start_new_session=True)
     samples: list[tuple[float, int]] = []
     t0 = time.monotonic()
     while proc.poll() is None:
         samples.append((time.monotonic() - t0, tree_rss(proc.pid)))
+        if limit_s and time.monotonic() - t0 > limit_s:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait()
+            break
         time.sleep(0.25)
     wall = time.monotonic() - t0
+    with sqlite3.connect(db) as con:
+        pages = con.execute("SELECT count(*) FROM jobs WHERE status = 'done'").fetchone()[0]
     tenth = max(len(samples) // 10, 1)
     mb = 1 / 2**20
     out = {"pages": pages, "wall_s": round(wall, 1), "peak_mb": round(max(r for _, r in samples) * mb),
@@ -313,6 +321,8 @@ def main() -> int:
     ap.add_argument("--pages", type=int, default=300, help="pages of the speed runs (default 300)")
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     ap.add_argument("--memory-pages", type=int, default=2000, help="pages of the memory run (0: skip it)")
+    ap.add_argument("--memory-limit", type=float, default=0.0,
+                    help="stop the memory run after this many seconds and report the pages it did (0: no limit)")
     ap.add_argument("--kill-pages", type=int, default=300, help="URLs of the kill-and-resume run (0: skip it)")
     ap.add_argument("--kill-every", type=int, default=10,
                     help="one URL in this many misbehaves in the kill run (11 with --kill-pages 330: 30 faulty)")
@@ -339,7 +349,7 @@ def main() -> int:
             rates = speed(site, args.pages, args.workers, cfg, tmp)
             result["pages_per_s"] = {str(k): round(v, 2) for k, v in rates.items()}
         if args.memory_pages:
-            result["memory"] = memory(site, args.memory_pages, tmp)
+            result["memory"] = memory(site, args.memory_pages, tmp, args.memory_limit)
         if args.kill_pages:
             result["kill"] = kill_and_resume(site, args.kill_pages, args.timeout, tmp, faulty_every=args.kill_every,
                                              after_s=args.kill_after, js=args.kill_js)

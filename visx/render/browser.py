@@ -310,4 +310,18 @@ def shutdown() -> None:
     ENGINE.close()
 
 
-atexit.register(shutdown)
+def _at_exit() -> None:
+    # A warming thread (visx.prewarm) still importing at exit, while the main thread's garbage
+    # collection runs a finalizer that imports inside the import lock, deadlocks the process:
+    # a run that failed at once (a ZIP file, an unreadable one) hung there now and then.
+    from visx import prewarm
+
+    prewarm.wait(PREWARM_WAIT_S)
+    shutdown()
+
+
+PREWARM_WAIT_S = 10.0
+"""How long exit waits for the warming thread; it analyses a tiny page, well under a second."""
+
+
+atexit.register(_at_exit)
