@@ -50,7 +50,12 @@ PAGES = {
     "/deep": f"<!DOCTYPE html><html><body>{'<div>' * 1500}<ul>{ITEMS}</ul>{'</div>' * 1500}</body></html>".encode(),
     "/tall": page("<div style='height:60000px'></div>"),
     "/wide-tall": page("<div style='width:30000px;height:30000px'></div>"),
+    "/frames-200": page("".join(f"<iframe src='/frame?{i}' width=40 height=40></iframe>" for i in range(200))),
+    "/frames-400": page("".join(f"<iframe src='/frame?{i}' width=40 height=40></iframe>" for i in range(400))
+                        + "<p id='after'>after the frames</p>"),
 }
+FRAME_HITS: list[str] = []
+"""Frame documents the server was asked for (``/frame?N``)."""
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -59,6 +64,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         body = PAGES.get(self.path)
+        if self.path.startswith("/frame?"):
+            FRAME_HITS.append(self.path)
+            body = b"<html><body><p>frame</p></body></html>"
         if body is None:
             self.send_error(404)
             return
@@ -197,3 +205,24 @@ def test_the_browser_restarts_every_n_pages_without_failing_pages_in_flight(site
     while len(procs.browser_pids()) > 1 and time.monotonic() < end:
         time.sleep(0.2)
     assert len(procs.browser_pids()) == 1  # only the live one is left
+
+
+@pytest.mark.browser
+def test_frame_loads_past_the_cap_are_refused_and_flagged(site: str) -> None:
+    from visx.render.thresholds import FRAME_LOADS_MAX, FRAMES_STOP
+
+    FRAME_HITS.clear()
+    snap, wall = _timed(f"{site}/frames-200", render_config(timeout_s=8.0))
+    assert len(set(FRAME_HITS)) == FRAME_LOADS_MAX  # the server never saw the others
+    assert snap.partial and f"{200 - FRAME_LOADS_MAX} frame load(s) refused" in snap.partial_reason
+    assert sum(n.tag == "li" for n in snap.nodes.nodes) == 12
+    # Past FRAMES_STOP the page's loading is stopped (a small document is parsed by then).
+    FRAME_HITS.clear()
+    snap, wall = _timed(f"{site}/frames-400", render_config(timeout_s=8.0))
+    assert wall <= 8.0 + ALLOWANCE_S, wall
+    assert len(set(FRAME_HITS)) <= FRAME_LOADS_MAX
+    assert snap.partial and f"more than {FRAMES_STOP} frames" in snap.partial_reason
+    assert sum(n.tag == "li" for n in snap.nodes.nodes) == 12  # parsed before the stop: kept
+    # A reused tab starts the next render with a fresh count.
+    again, _ = _timed(f"{site}/hidden-boxes", render_config(timeout_s=4.0))
+    assert not again.partial

@@ -46,7 +46,7 @@ class FrameCap:
         """Why the capture is partial ('' when no frame was refused)."""
         if self.stopped.is_set():
             return (f"the page creates more than {FRAMES_STOP} frames: its loading was stopped there "
-                    f"(the rest of its document was not read), frames past the first {FRAME_LOADS_MAX} "
+                    f"(what had not loaded by then is missing), frames past the first {FRAME_LOADS_MAX} "
                     "refused (left blank)")
         if self.refused:
             return (f"{self.refused} frame load(s) refused: the page loads more than {FRAME_LOADS_MAX} "
