@@ -17,7 +17,14 @@ import weakref
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from visx.render.thresholds import CALL_S, FRAME_LOADS_MAX, FRAMES_STOP, SCRIPT_PROBE_S
+from visx.render.thresholds import (
+    CALL_S,
+    FRAME_LOADS_MAX,
+    FRAMES_STOP,
+    LOAD_STOP_ELEMENTS,
+    LOAD_WATCH_S,
+    SCRIPT_PROBE_S,
+)
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, CDPSession, Frame, Page
@@ -35,15 +42,21 @@ class FrameCap:
         self.main = ""  # the page's main frame id (its target id), never counted
         self.frames: set[str] = set()
         self.refused = 0
-        self.stopped = asyncio.Event()  # set when the page's loading was stopped at FRAMES_STOP
+        self.stopped = asyncio.Event()  # set when the page's loading was stopped (frames or elements)
+        self.elements = 0  # the element count that stopped it (LOAD_STOP_ELEMENTS), else 0
+        self.session: CDPSession | None = None
 
     def reset(self) -> None:
         self.frames.clear()
         self.refused = 0
+        self.elements = 0
         self.stopped = asyncio.Event()
 
     def reason(self) -> str:
         """Why the capture is partial ('' when no frame was refused)."""
+        if self.elements:
+            return (f"the page had {self.elements} elements while still loading (over {LOAD_STOP_ELEMENTS}, "
+                    "more than the capture reads): its loading was stopped there")
         if self.stopped.is_set():
             return (f"the page creates more than {FRAMES_STOP} frames: its loading was stopped there "
                     f"(what had not loaded by then is missing), frames past the first {FRAME_LOADS_MAX} "
@@ -99,6 +112,7 @@ async def _cap_frames(page: Page, session: CDPSession) -> None:
     stays on, and Playwright's own routes (offline sources) still see every request.
     """
     cap = FrameCap()
+    cap.session = session
     info = await bounded(session.send("Target.getTargetInfo"), CALL_S)
     cap.main = str(info.get("targetInfo", {}).get("targetId", ""))
 
@@ -177,3 +191,26 @@ async def unstick(page: Page) -> str:
             break
     # Still no answer: the caller's own deadline ends the render.
     return STOPPED
+
+
+async def watch_size(cap: FrameCap) -> None:
+    """While the page loads: stop its loading once its document holds over ``LOAD_STOP_ELEMENTS``
+    elements (run as a task, cancelled when the navigation ends). Read through the DevTools
+    session, so a page's own scripts cannot fake or block the count beyond one reading."""
+    session = cap.session
+    if session is None:
+        return
+    count = {"expression": "document.getElementsByTagName('*').length", "returnByValue": True}
+    while not cap.stopped.is_set():
+        await asyncio.sleep(LOAD_WATCH_S)
+        try:  # not bounded: a parser holds the renderer seconds at a time; the task ends with the load
+            got = await session.send("Runtime.evaluate", count)
+            n = int(got.get("result", {}).get("value") or 0)
+        except Exception:  # busy, navigating, closed: try again at the next tick
+            continue
+        if n > LOAD_STOP_ELEMENTS:
+            cap.elements = n
+            cap.stopped.set()
+            with contextlib.suppress(Exception):
+                await bounded(session.send("Page.stopLoading"), CALL_S)
+            return

@@ -36,7 +36,7 @@ from visx.model import PageSnapshot
 from visx.render.browser import ENGINE, OFFLINE_ARGS
 from visx.render.capture import FrameLog, capture
 from visx.render.context import context_options, cookie_list, hooks_script, reuse_key
-from visx.render.guard import FrameCap, attach, frame_cap
+from visx.render.guard import FrameCap, attach, frame_cap, watch_size
 from visx.render.settle import RequestTracker, Settle, network_idle, settle, wait_for_selector
 from visx.render.shot import screenshot
 from visx.render.snapshot_io import snapshot_from_dom
@@ -616,14 +616,17 @@ async def _load(
 
 
 async def _navigate_capped(nav: Coroutine[Any, Any, int], cap: FrameCap) -> int:
-    """``nav``'s status, or 0 as soon as the frame cap stops the page's loading (a stopped
-    load never reaches its load events, so the navigation would only wait out the timeout)."""
+    """``nav``'s status, or 0 as soon as the page's loading is stopped (too many frames, too many
+    elements: a stopped load never reaches its load events, so the navigation would only wait
+    out the timeout)."""
     task = asyncio.ensure_future(nav)
     stopped = asyncio.ensure_future(cap.stopped.wait())
+    size = asyncio.ensure_future(watch_size(cap))
     try:
         await asyncio.wait({task, stopped}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         stopped.cancel()
+        size.cancel()
     if task.done():
         return task.result()
     task.cancel()

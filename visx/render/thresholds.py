@@ -19,6 +19,15 @@ warning. Real list pages hold 1-15k elements. The analysis reads at most
 took 4 s to capture and 3.6 s to analyse on a loaded machine, past the page's bound;
 30k leaves the analysis setting the one that cuts, with its own warning."""
 
+LOAD_STOP_ELEMENTS = 2 * CAPTURE_MAX_ELEMENTS
+"""Elements in the document at which a page still loading has its loading stopped (flagged
+partial). The capture reads ``CAPTURE_MAX_ELEMENTS`` in document order, so the parser's
+work past twice that is never read, yet a 200k-element (9 MB) page takes 3-7 s to parse
+and lay out here, most of a page's bound. Counted every ``LOAD_WATCH_S`` while it loads."""
+
+LOAD_WATCH_S = 0.5
+"""How often a loading page's element count is read (a few ms on 100k elements)."""
+
 CAPTURE_BUDGET_S = 3.0
 """Time ``collect.js`` may walk the page; it stops at the element it reached, with a
 warning. 60k plain elements take about 2.5 s; pages whose DOM accessors are patched
