@@ -293,3 +293,26 @@ def test_interrupted_file_output_resumes_in_order(tmp_path: Path, site: Site, fm
     assert [s for s, _ in rows] == [u for u in urls for _ in range(records_of(_page_no(u) or 0))]
     got = [k for _, t in rows for k in re.findall(r"P\d+-R\d+", t)]
     assert got == [f"P{n}-R{k}" for n in range(300, 309) for k in range(records_of(n))]
+
+
+def test_a_database_from_before_partial_pages_gets_the_columns(tmp_path: Path) -> None:
+    """``extractions.partial``/``partial_reason`` are added to a database written without them,
+    so resuming an older batch keeps flagging partial pages."""
+    from visx.export.sqlite import connect
+
+    db = tmp_path / "old.sqlite"
+    con = sqlite3.connect(db)
+    con.executescript("""
+        CREATE TABLE extractions (id INTEGER PRIMARY KEY, source TEXT NOT NULL UNIQUE, url TEXT, title TEXT,
+            created TEXT, exported TEXT, timings TEXT);
+        CREATE TABLE regions (id INTEGER PRIMARY KEY, extraction_id INTEGER NOT NULL REFERENCES extractions(id),
+            rank INTEGER, data INTEGER, role TEXT, score REAL, xpath TEXT, bbox TEXT, n_records INTEGER,
+            table_name TEXT, columns TEXT);
+        INSERT INTO extractions (source) VALUES ('a.html');""")
+    con.commit()
+    con.close()
+    con = connect(db)
+    cols = {r[1] for r in con.execute("PRAGMA table_info(extractions)")}
+    assert {"partial", "partial_reason"} <= cols
+    assert con.execute("SELECT partial, partial_reason FROM extractions").fetchall() == [(0, None)]
+    con.close()
