@@ -69,6 +69,25 @@ def _build_or_empty(nodes: NodeTable, region: Region, alignment: Alignment, cfg:
 
 def _build(nodes: NodeTable, region: Region, alignment: Alignment, cfg: SchemaConfig) -> Table:
     n = len(region.records)
+    cols = typed_columns(nodes, alignment, cfg, n)
+    facts = [_facts(col, n) for col in cols]
+    linked = [any(it is not None and it.href and it.kind == "text" for it in col.items) for col in cols]
+    names = name_columns(nodes, region, facts, linked)
+    columns = [Column(name, col.type, f.fill, col.flags, source)
+               for col, f, (name, source) in zip(cols, facts, names, strict=True)]
+    by_col = [_cells(nodes, col) for col in cols]
+    rows: list[list[Cell | None]] = [list(row) for row in zip(*by_col, strict=True)]
+    if cfg.tidy:
+        tidy(columns, rows)
+    warnings = []
+    if alignment.forced:
+        warnings.append(f"{alignment.forced} data item(s) placed at a guessed column")
+    return Table(region.rank, columns, rows, warnings)
+
+
+def typed_columns(nodes: NodeTable, alignment: Alignment, cfg: SchemaConfig, n: int) -> list[_Col]:
+    """The aligned columns labelled, typed and flagged constant (the steps before naming);
+    shared with the template's light build (:mod:`visx.template.build`)."""
     cols = [_Col([row[c] for row in alignment.cells], col.kind)
             for c, col in enumerate(alignment.columns)]
     _find_labels(nodes, cols, n)
@@ -88,19 +107,7 @@ def _build(nodes: NodeTable, region: Region, alignment: Alignment, cfg: SchemaCo
         _type_column(col, decimal, cfg.date_order)
         if _is_constant(col, n) and "label" not in col.flags:
             col.flags += ("constant",)
-    facts = [_facts(col, n) for col in cols]
-    linked = [any(it is not None and it.href and it.kind == "text" for it in col.items) for col in cols]
-    names = name_columns(nodes, region, facts, linked)
-    columns = [Column(name, col.type, f.fill, col.flags, source)
-               for col, f, (name, source) in zip(cols, facts, names, strict=True)]
-    by_col = [_cells(nodes, col) for col in cols]
-    rows: list[list[Cell | None]] = [list(row) for row in zip(*by_col, strict=True)]
-    if cfg.tidy:
-        tidy(columns, rows)
-    warnings = []
-    if alignment.forced:
-        warnings.append(f"{alignment.forced} data item(s) placed at a guessed column")
-    return Table(region.rank, columns, rows, warnings)
+    return cols
 
 
 def _text_of(col: _Col, it: Item) -> str:

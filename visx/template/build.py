@@ -21,15 +21,10 @@ from visx.schema import thresholds as sth
 from visx.schema.build import (
     _build_or_empty,
     _cells,
-    _Col,
     _facts,
-    _find_labels,
-    _is_constant,
-    _type_column,
-    _votes,
+    typed_columns,
 )
 from visx.schema.names import name_columns
-from visx.schema.numbers import vote_of
 from visx.schema.table import Cell, Column, Table
 from visx.schema.tidy import tidy
 
@@ -41,23 +36,7 @@ def build_light(nodes: NodeTable, region: Region, alignment: Alignment, config: 
     n = len(region.records)
     if n == 0 or not alignment.columns:
         return _build_or_empty(nodes, region, alignment, cfg)
-    cols = [_Col([row[c] for row in alignment.cells], col.kind) for c, col in enumerate(alignment.columns)]
-    _find_labels(nodes, cols, n)
-    fixed = None if cfg.decimal == "auto" else cfg.decimal
-    table_vote: list[str | None] = []
-
-    def decimal(col: _Col) -> str | None:
-        if fixed or (got := vote_of(_votes(col))):
-            return fixed or got
-        if not table_vote:
-            counts = [_votes(c) for c in cols]
-            table_vote.append(vote_of((sum(c[0] for c in counts), sum(c[1] for c in counts))))
-        return table_vote[0]
-
-    for col in cols:
-        _type_column(col, decimal, cfg.date_order)
-        if _is_constant(col, n) and "label" not in col.flags:
-            col.flags += ("constant",)
+    cols = typed_columns(nodes, alignment, cfg, n)
     fills = [sum(it is not None for it in col.items) / n for col in cols]
     if cfg.tidy and _may_merge_sparse([col.items for col in cols], fills, n):
         facts = [_facts(col, n) for col in cols]
