@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from visx.cli.logs import add_verbosity_options, say
+from visx.cli.options import add_set_option, apply_settings
 from visx.errors import ConfigError
 from visx.link import thresholds as T
 
@@ -64,8 +65,13 @@ def register(sub: Any) -> None:
                    f"(default {T.RETRIES})")
     c.add_argument("--max-pages", type=int, default=T.MAX_PAGES, metavar="N",
                    help=f"stop crawling after N pages (default {T.MAX_PAGES})")
+    add_set_option(p, SET_SECTIONS, "render.javascript=false (with --render)")
     add_verbosity_options(p)
     p.set_defaults(run=run)
+
+
+SET_SECTIONS = ("render",)
+"""Only the browser's settings apply: plain HTTP fetching has its own options above."""
 
 
 def options_of(args: argparse.Namespace) -> Any:
@@ -91,11 +97,13 @@ def run(args: argparse.Namespace) -> int:
     opt.crawl_options().check()
     columns, rows = load_rows(args.table, args.sql_table)  # a bad table or key fails before the crawl
     check_key(columns, args.key, args.table)
-    config = None
-    if args.render:
-        from visx.config import Config, RenderConfig
+    from visx.config import Config, RenderConfig
 
-        config = Config(render=RenderConfig(timeout_s=args.timeout))
+    # Checked even without --render: a wrong --set is an error, never silently ignored.
+    render_cfg = apply_settings(Config(render=RenderConfig(timeout_s=args.timeout)), args, SET_SECTIONS)
+    if args.settings and not args.render:
+        raise ConfigError("--set changes the browser's settings; add --render, or drop --set")
+    config = render_cfg if args.render else None
     crawl = crawl_site(args.source, opt, config,
                        progress=lambda done, queued: say(args, f"crawled {done} page(s), {queued} queued"))
     res = link_crawl(crawl, columns, rows, args.key, opt)
