@@ -221,8 +221,12 @@ class Engine:
                 procs.kill_tree(pid)
 
     def _release(self, context: BrowserContext) -> None:
-        b = context.browser
-        if b is not None and self._leases.get(b, 0) > 0:
+        if context.browser is not None:
+            self.release(context.browser)
+
+    def release(self, b: Browser) -> None:
+        """End one render's lease on ``b`` (a retired browser closes when none is left)."""
+        if self._leases.get(b, 0) > 0:
             self._leases[b] -= 1
 
     async def discard(self, context: BrowserContext) -> None:

@@ -227,12 +227,16 @@ async def render_page(
     key = (browser, *reuse_key(cfg))
     reuse = action is None  # a caller's action may leave listeners or state on the page
     lease = ENGINE.take_page(key) if reuse else None
-    context, page = lease if lease is not None else await _open_page(browser, cfg, src, options)
-    await attach(context, page)  # bounds: lets a page stuck in a script be stopped (visx.render.guard)
+    try:
+        context, page = lease if lease is not None else await _open_page(browser, cfg, src, options)
+    except BaseException:  # no context to discard: end the lease, or a retired browser waits on it
+        ENGINE.release(browser)
+        raise
     crash = asyncio.Event()
     detach: list[Callable[[], Awaitable[None]]] = []
     kept = False
     try:
+        await attach(context, page)  # bounds: lets a page stuck in a script be stopped (visx.render.guard)
         snap = await _bounded(_load(context, page, src, config or Config(), block, launch_s, action, crash,
                                     detach), src, cfg, crash)
         kept = reuse and await _park(context, page, detach)
