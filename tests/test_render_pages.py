@@ -184,3 +184,17 @@ def test_a_list_in_a_frame_is_the_main_list() -> None:
     # The empty (failed) frame is still an ad slot; the one with the list is not.
     removed = {t[r.node].id: r.reason for r in ex.cleaned.removed}
     assert removed.get("missing") == "ad:iframe" and "list-frame" not in removed
+
+
+def test_line_breaks_are_kept_only_where_css_keeps_them() -> None:
+    html = (
+        "<html><body><pre id='a'>one  two\n<b>three</b>\n four</pre>"
+        "<div id='b' style='white-space: pre-line'>x\ny</div>"
+        "<p id='c'>five\n six</p></body></html>"
+    )
+    snap = visx.render(html, render_config(javascript=False))
+    t = snap.nodes
+    pre, div, p = (t[find_id(snap, k)] for k in "abc")
+    assert pre.text == "one  two\n" and t[pre.index + 1].tail == "\n four"
+    assert div.text == "x\ny" and p.text == "five six"
+    assert t.text(pre.index) == "one two three four"  # the subtree's text stays one line

@@ -200,7 +200,9 @@ class NodeTable:
 
     def text(self, i: int, *, visible_only: bool = True) -> str:
         """All text of the subtree in document order, whitespace-normalised."""
-        return " ".join(self.text_parts(i, visible_only=visible_only))
+        s = " ".join(self.text_parts(i, visible_only=visible_only))
+        # Text where CSS keeps line breaks (<pre>) holds '\n' (the flat miner's line ends).
+        return " ".join(s.split()) if "\n" in s else s
 
     def text_parts(self, i: int, *, visible_only: bool = True) -> list[str]:
         """Text pieces of the subtree in document order (text, children, tail)."""

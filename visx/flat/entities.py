@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from visx.flat import thresholds as th
 from visx.flat.model import Entity, TextPos
 from visx.model import NON_CONTENT_TAGS, VIS_DISPLAY_NONE, VIS_HIDDEN, BBox, Cleaned, NodeTable
 
@@ -51,6 +52,10 @@ class _Piece:
     line_start: bool
     after: int
     """The element right after the piece (its line's end marker), -1 if none."""
+    line_end: int = -1
+    """The element that ends the piece's line (a ``<br>``, a block edge), -1 if none."""
+    blank: bool = False
+    """An empty line lies between this piece and the one before (``\\n\\n`` in ``<pre>``)."""
 
 
 def is_inline(nodes: NodeTable, i: int) -> bool:
@@ -78,6 +83,8 @@ def _pieces(nodes: NodeTable, cleaned: Cleaned | None, root: int, seps: re.Patte
     out: list[_Piece] = []
     hard = [True]  # a boundary is pending since the last piece
     line = [True]
+    blank = [False]
+    newlines = [0]  # line breaks in preformatted text since the last piece
 
     def emit(raw: str, owner: int, child: int, pre: bool) -> None:
         pat = re.compile(seps.pattern + "|" + _PRE_SEPARATORS) if pre else seps
@@ -90,18 +97,25 @@ def _pieces(nodes: NodeTable, cleaned: Cleaned | None, root: int, seps: re.Patte
                 lead = len(seg) - len(seg.lstrip())
                 s = pos + lead
                 out.append(_Piece(" ".join(stripped.split()), owner, child, s, s + len(stripped),
-                                  hard[0], line[0], -1))
-                hard[0] = line[0] = False
+                                  hard[0], line[0], -1, blank=blank[0]))
+                hard[0] = line[0] = blank[0] = False
+                newlines[0] = 0
             if m is not None:
                 hard[0] = True
                 if pre and "\n" in m.group(0):
                     line[0] = True
+                    newlines[0] += m.group(0).count("\n")
+                    blank[0] = newlines[0] >= 2 and bool(out)
                 pos = m.end()
 
     def close_line(i: int) -> None:
         hard[0] = line[0] = True
         if out and out[-1].after == -1:
             out[-1].after = i
+        k = len(out) - 1
+        while k >= 0 and out[k].line_end == -1:  # the pieces of the line it ends
+            out[k].line_end = i
+            k -= 1
 
     stack: list[tuple[int, int, bool]] = [(root, 0, False)]  # (node, state, pre)
     while stack:
@@ -172,7 +186,10 @@ def _box(nodes: NodeTable, group: list[_Piece], node: int, own_pieces: int, root
         return n.bbox
     # Text nodes have no boxes in a snapshot: the line's end marker (<br>) gives the line.
     box_of = nodes[root] if nodes[node].w <= 0 else n
+    # The element ending the line (a piece cut from the line's rest at a separator has none right after it).
     marker = group[-1].after
+    if not (marker >= 0 and nodes[marker].tag in _LINE_TAGS):
+        marker = group[-1].line_end
     if marker >= 0 and nodes[marker].h > 0 and nodes[marker].tag in _LINE_TAGS:
         m = nodes[marker]
         return (box_of.x, m.y, box_of.w, m.h)
@@ -196,6 +213,7 @@ def _entity(nodes: NodeTable, group: list[_Piece], root: int, counts: dict[int, 
         inline=_inline_tags(nodes, first.owner, root),
         bold=_bold(nodes, first.owner),
         line_start=first.line_start,
+        blank_before=first.blank,
     )
 
 
@@ -214,6 +232,32 @@ def entities(nodes: NodeTable, cleaned: Cleaned | None, root: int, separators: S
     for s, t in itertools.pairwise(starts):
         for k in range(s, t):
             out[k] = out[k]._replace(alone=t - s == 1, line_size=t - s)
+    for k in _gaps(out, starts[:-1]):
+        out[k] = out[k]._replace(blank_before=True)
+    return out
+
+
+def _gaps(ents: list[Entity], starts: list[int]) -> list[int]:
+    """Line starts below a vertical gap of over ``BLANK_GAP`` line heights after the line before.
+
+    Only lines whose boxes are lines (no taller than ``LINE_BOX`` times the median entity
+    height) are compared: an entity boxed by its whole container says nothing of its line.
+    """
+    heights = sorted(e.bbox[3] for e in ents if e.bbox[3] > 0)
+    if not heights:
+        return []
+    line_h = heights[len(heights) // 2]
+    out: list[int] = []
+    prev_bottom: float | None = None
+    for k in starts:
+        e = ents[k]
+        _x, y, _w, h = e.bbox
+        if h <= 0 or h > th.LINE_BOX * line_h:
+            prev_bottom = None
+            continue
+        if prev_bottom is not None and y - prev_bottom > th.BLANK_GAP * line_h:
+            out.append(k)
+        prev_bottom = y + h
     return out
 
 

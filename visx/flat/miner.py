@@ -97,22 +97,44 @@ def with_lead(labels: list[frozenset[str]], run: list[Segment], key: str) -> lis
     return list(zip(starts, ends, strict=True))
 
 
+def cut_choices(ents: list[Entity], labels: list[frozenset[str]]) -> list[tuple[str | None, list[int]]]:
+    """The ways to cut the entities into records, tried in this order (key None: cut at the
+    breaks alone, from the first entity; else at the key type, the seed's way).
+
+    Departure from the seed, whose cuts follow types alone: what the reader sees as record
+    boundaries comes first when the layout shows them. Empty lines between groups of lines
+    (:data:`BREAK_SHARE`), then lines themselves when most lines hold several fields (one
+    record a line: ``<pre>`` rows, separator-joined lines). The type keys follow.
+    """
+    keys = key_candidates(labels)
+    out: list[tuple[str | None, list[int]]] = [(k, []) for k in ([k for k in keys if k != FALLBACK][: th.MAX_KEYS]
+                                                                  or keys[:1])]
+    starts = [k for k, e in enumerate(ents) if e.line_start and k > 0]
+    if len(starts) + 1 >= th.MIN_RECORDS and len(ents) / (len(starts) + 1) >= th.MIN_FIELDS:
+        out.insert(0, (None, starts))  # one record a line
+    breaks = [k for k, e in enumerate(ents) if e.blank_before and k > 0]
+    if th.MIN_RECORDS - 1 <= len(breaks) <= th.BREAK_SHARE * (len(starts) + 1):
+        out.insert(0, (None, breaks))  # records set apart by empty lines, whatever their types
+    return out
+
+
 def mine_container(nodes: NodeTable, c: int, ents: list[Entity], typings: list[Typing]) -> FlatRegion | None:
     labels = [t.labels for t in typings]
-    best: tuple[float, str, list[Segment], list[Labels], list[Pattern], list[Segment]] | None = None
-    keys = key_candidates(labels)
-    for key in [k for k in keys if k != FALLBACK][: th.MAX_KEYS] or keys[:1]:
-        segments, assigned, kept = mine_patterns(labels, key)
+    best: tuple[float, str | None, list[Segment], list[Labels], list[Pattern], list[Segment]] | None = None
+    for key, breaks in cut_choices(ents, labels):
+        segments, assigned, kept = mine_patterns(labels, key, breaks)
         run = record_run(labels, segments, assigned, kept)
-        if len(run) < th.MIN_RECORDS:
+        if len(run) < th.MIN_RECORDS or sum(e - s for s, e in run) < th.MIN_FIELDS * len(run):
             continue
         fit = agreement(labels, run) * sum(e - s for s, e in run) / len(labels)
         if best is None or fit > best[0] + th.KEY_FIT_MARGIN:
             best = (fit, key, segments, assigned, kept, run)
     if best is None:
         return None
-    _fit, key, segments, assigned, kept, run = best
-    run = with_lead(labels, run, key)
+    _fit, cut_key, segments, assigned, kept, run = best
+    key = cut_key if cut_key is not None else _first_type(typings, run)
+    if cut_key is not None:
+        run = with_lead(labels, run, key)
     pattern_of = dict(zip(segments, assigned, strict=True))
     records = [make_record(ents[s:e], typings[s:e], pattern_of.get((s, e))) for s, e in run]
     fields = statistics.fmean(len(r.entities) for r in records)
@@ -127,6 +149,12 @@ def mine_container(nodes: NodeTable, c: int, ents: list[Entity], typings: list[T
                   "patterns": float(len(kept))},
         entities=ents, typings=typings, key=key, patterns=simplify_patterns(kept),
     )
+
+
+def _first_type(typings: list[Typing], run: list[Segment]) -> str:
+    """The records' most common first-field type: the key of records cut at empty lines."""
+    firsts = Counter(typings[s].decided or min(typings[s].labels) for s, _e in run)
+    return firsts.most_common(1)[0][0]
 
 
 def mine_flat(snapshot: PageSnapshot, cleaned: Cleaned | None, config: Config | None = None) -> list[FlatRegion]:

@@ -43,6 +43,9 @@ class Entity(NamedTuple):
     """The entity is all of its line."""
     line_size: int = 1
     """Entities on the entity's line."""
+    blank_before: bool = False
+    """An empty line or a gap of over half a line lies between the entity's line and the
+    one before: records of several lines are set apart so (``<br><br>``, ``\\n\\n``)."""
 
 
 class Typing(NamedTuple):

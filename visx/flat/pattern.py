@@ -79,19 +79,26 @@ def key_candidates(labels: Sequence[frozenset[str]]) -> list[str]:
     return sorted(regular, key=order)
 
 
-def cut(labels: Sequence[frozenset[str]], key: str) -> list[Segment]:
-    """Cut the sequence at each key occurrence (the first cut starts at the first one).
+def cut(labels: Sequence[frozenset[str]], key: str | None, breaks: Sequence[int] = ()) -> list[Segment]:
+    """Cut the sequence at each key occurrence (the first cut starts at the first one), and at
+    each break: an entity below an empty line (``key`` None: at the breaks alone, from 0).
 
     A cut of one entity (two key entities in a row) joins the next cut: since the key is
     the records' first field, two in a row are a record's first two fields (a title and a
     subtitle both plain text). The seed adds it to the previous cut instead.
+
+    Departure from the seed, whose cuts follow types alone: a record never spans an empty
+    line between lines of text (what the reader sees as the records' gap), so breaks cut too.
     """
-    starts = [i for i, ls in enumerate(labels) if key in ls]
+    hard = set(breaks)
+    if key is None:
+        hard.add(0)
+    starts = sorted({i for i, ls in enumerate(labels) if key is not None and key in ls} | hard)
     if not starts:
         return []
     kept: list[int] = []
     for s in starts:
-        if kept and s - kept[-1] == 1:
+        if kept and s - kept[-1] == 1 and s not in hard:
             continue  # the previous key entity was alone: this one continues its record
         kept.append(s)
     return list(itertools.pairwise([*kept, len(labels)]))
@@ -187,10 +194,11 @@ def merge_alternating(segments: list[Segment], assigned: list[Labels]) -> tuple[
     return segs, pats
 
 
-def mine_patterns(labels: Sequence[frozenset[str]], key: str) -> tuple[list[Segment], list[Labels], list[Pattern]]:
-    """The cuts, the pattern each cut follows, and the patterns kept (support >= threshold),
-    in order of first appearance."""
-    segments = cut(labels, key)
+def mine_patterns(labels: Sequence[frozenset[str]], key: str | None,
+                  breaks: Sequence[int] = ()) -> tuple[list[Segment], list[Labels], list[Pattern]]:
+    """The cuts (:func:`cut`), the pattern each cut follows, and the patterns kept
+    (support >= threshold), in order of first appearance."""
+    segments = cut(labels, key, breaks)
     if not segments:
         return [], [], []
     support, where = intersect(candidates(labels, segments))

@@ -76,3 +76,15 @@ records as alike, only shifted, and the first-field key keeps the records whole.
 LEAD_SHARE = 0.5
 """Entities before the first key entity are the first record's head only when they are
 fewer than half a record; more is a header or text before the list."""
+
+LINE_BOX = 1.5
+"""An entity box up to this many median entity heights is its line's box (a taller one is
+its container's, when the line has no end marker with a box)."""
+
+BLANK_GAP = 0.5
+"""A vertical gap between two lines of over half a line height is an empty line or a
+paragraph margin: lines of one text flow sit at most a pixel or two apart."""
+
+BREAK_SHARE = 0.5
+"""Empty lines set records apart only when fewer than half the lines follow one: records of
+several lines each. Above that, gaps are how every line is set (a bare <p> per field)."""

@@ -59,6 +59,11 @@
   for (const a of ATTRS) attrs[a] = [];
   const NOTEXT = new Set(['script', 'style', 'noscript', 'template']);
   const norm = (s) => s.replace(/\s+/g, ' ');
+  // Where CSS keeps spaces too (pre, pre-wrap) the text is kept as it is (tabs and runs of
+  // spaces align columns); where it keeps only breaks (pre-line), spaces are one space.
+  const keepAll = (s) => s.replace(/\r\n?/g, '\n');
+  const keepBreaks = (s) => keepAll(s).replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n');
+  const keepLines = new Map();
   const r1 = (v) => Math.round(v * 10) / 10;
   const els = [];
   const index = new Map();
@@ -180,6 +185,14 @@
     }
     text.push(own);
     tail.push(e.tail);
+    // Where CSS keeps line breaks (<pre>, white-space: pre-line ...) a break ends
+    // a line the reader sees as one: kept as '\n' (read only when a text has one).
+    if (own.indexOf('\n') >= 0 || kids.some((k) => k.tail.indexOf('\n') >= 0)) {
+      const c = getComputedStyle(el);
+      const ws = c.getPropertyValue('white-space-collapse') || c.getPropertyValue('white-space');
+      if (/^(preserve|break-spaces|pre|pre-wrap)$/.test(ws)) keepLines.set(i, keepAll);
+      else if (/^(preserve-breaks|pre-line)$/.test(ws)) keepLines.set(i, keepBreaks);
+    }
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
     const r = rectOf.call(el);
     box.push(r1(r.left + sx), r1(r.top + sy), r1(r.width), r1(r.height));
@@ -223,8 +236,8 @@
   }
   for (let i = 0; i < n; i++) {
     if ((vis[i] & 8) && hasArea[i]) vis[i] &= ~8;
-    text[i] = text[i] ? norm(text[i]) : '';
-    tail[i] = tail[i] ? norm(tail[i]) : '';
+    text[i] = text[i] ? (keepLines.get(i) || norm)(text[i]) : '';
+    tail[i] = tail[i] ? (keepLines.get(parent[i]) || norm)(tail[i]) : '';
     if (text[i] === ' ') text[i] = '';
     if (tail[i] === ' ') tail[i] = '';
   }
