@@ -85,6 +85,25 @@ def test_two_keys_in_a_row_start_one_record() -> None:
     assert segments == [(0, 3), (3, 6), (6, 9)]
 
 
+def test_a_key_in_pairs_is_regular_counted_once_a_pair() -> None:
+    # Each record opens with two numbers (downloads, endorsements): gaps 1, 6, 1, 6 ...
+    rec = ["number", "number", "text", "author", "text"]
+    labels = [frozenset([t]) for t in rec * 5]
+    assert key_type(labels) == "number"
+    assert mine_patterns(labels, "number")[0] == [(k, k + 5) for k in range(0, 25, 5)]
+
+
+def test_a_key_type_recurs_where_a_precision_rule_fixed_it() -> None:
+    # Linked titles start the records; a line's first words are only proposed as titles.
+    t, c = ({"text"}, ""), ({"count"}, "count")
+    rec = [({"title"}, "title"), t, t, t, t, t, c, c, ({"text", "title"}, ""), c]
+    seq = rec * 4
+    labels = [frozenset(ls) if not d else frozenset([d]) for ls, d in seq]
+    decided = [d for _ls, d in seq]
+    assert key_type(labels) != "title"  # as labels, the titles are irregular
+    assert key_type(labels, decided) == "title"
+
+
 def test_automaton_shortest_cover() -> None:
     assert simplify(["a", "b", "b", "c"]) == ("a", "b", "c")
     assert simplify(["a", "b", "a", "c"]) == ("a", "b", "a", "c")

@@ -36,30 +36,51 @@ Segment = tuple[int, int]
 """Entity index range [start, end) of one cut."""
 
 
-def key_type(labels: Sequence[frozenset[str]]) -> str | None:
+def key_type(labels: Sequence[frozenset[str]], decided: Sequence[str] | None = None) -> str | None:
     """a_k: among the types recurring regularly and often enough, the smallest sum(index)/count."""
-    cands = key_candidates(labels)
-    return cands[0] if cands else None
+    cands = key_candidates(labels, decided)
+    return cands[0][0] if cands else None
 
 
-def key_candidates(labels: Sequence[frozenset[str]]) -> list[str]:
-    """Types that may be a_k, the seed's sum(index)/count first: those recurring regularly
-    (:data:`KEY_MIN_GAP`, :data:`KEY_REGULAR_SHARE`) in nearly every record (:data:`KEY_COVERAGE`)."""
+def _regular(idx: list[int]) -> bool:
+    if len(idx) < th.MIN_RECORDS:
+        return False
+    gaps = [y - x for x, y in itertools.pairwise(idx)]
+    if statistics.fmean(gaps) < th.KEY_MIN_GAP:
+        return False
+    med = statistics.median(gaps)
+    return sum(med / 2 <= g <= med * 2 for g in gaps) >= th.KEY_REGULAR_SHARE * len(gaps)
+
+
+def _run_starts(idx: list[int]) -> list[int]:
+    """Occurrences that do not follow one right before: :func:`cut` joins two key entities in a
+    row into one record start (two numbers opening each record recur regularly as a pair)."""
+    return [i for k, i in enumerate(idx) if k == 0 or idx[k - 1] != i - 1]
+
+
+def key_candidates(labels: Sequence[frozenset[str]],
+                   decided: Sequence[str] | None = None) -> list[tuple[str, list[int]]]:
+    """Types that may be a_k with the places they cut at, the seed's sum(index)/count first:
+    those recurring regularly (:data:`KEY_MIN_GAP`, :data:`KEY_REGULAR_SHARE`) in nearly every
+    record (:data:`KEY_COVERAGE`).
+
+    A type whose label occurrences are irregular may still recur regularly counting a run of
+    occurrences once (:func:`_run_starts`), or where a precision rule fixed it (``decided``):
+    entities only proposed as titles (a line's first words) fall between the linked titles
+    that start each record. Those places are then its cuts.
+    """
     occ: dict[str, list[int]] = {}
     for i, ls in enumerate(labels):
         for a in ls:
             occ.setdefault(a, []).append(i)
     regular: dict[str, list[int]] = {}
     for a, idx in occ.items():
-        if len(idx) < th.MIN_RECORDS:
-            continue
-        gaps = [y - x for x, y in itertools.pairwise(idx)]
-        if statistics.fmean(gaps) < th.KEY_MIN_GAP:
-            continue
-        med = statistics.median(gaps)
-        if sum(med / 2 <= g <= med * 2 for g in gaps) < th.KEY_REGULAR_SHARE * len(gaps):
-            continue
-        regular[a] = idx
+        tries = [idx, _run_starts(idx)]
+        if decided is not None:
+            fixed = [i for i, d in enumerate(decided) if d == a]
+            tries += [fixed, _run_starts(fixed)]
+        if found := next((t for t in tries if _regular(t)), None):
+            regular[a] = found
     if not regular:
         return []
     # The number of records: counted by the typed fields rarely next to themselves (once a
@@ -76,10 +97,11 @@ def key_candidates(labels: Sequence[frozenset[str]]) -> list[str]:
         idx = regular[a]
         return (a == FALLBACK, len(idx) < th.KEY_COVERAGE * n_est, sum(idx) / len(idx), -len(idx), a)
 
-    return sorted(regular, key=order)
+    return [(a, regular[a]) for a in sorted(regular, key=order)]
 
 
-def cut(labels: Sequence[frozenset[str]], key: str | None, breaks: Sequence[int] = ()) -> list[Segment]:
+def cut(labels: Sequence[frozenset[str]], key: str | None, breaks: Sequence[int] = (),
+        at: Sequence[int] | None = None) -> list[Segment]:
     """Cut the sequence at each key occurrence (the first cut starts at the first one), and at
     each break: an entity below an empty line (``key`` None: at the breaks alone, from 0).
 
@@ -89,11 +111,13 @@ def cut(labels: Sequence[frozenset[str]], key: str | None, breaks: Sequence[int]
 
     Departure from the seed, whose cuts follow types alone: a record never spans an empty
     line between lines of text (what the reader sees as the records' gap), so breaks cut too.
+    ``at``: the key's places when they are not all its label occurrences (:func:`key_candidates`).
     """
     hard = set(breaks)
     if key is None:
         hard.add(0)
-    starts = sorted({i for i, ls in enumerate(labels) if key is not None and key in ls} | hard)
+    places = at if at is not None else [i for i, ls in enumerate(labels) if key is not None and key in ls]
+    starts = sorted(set(places) | hard)
     if not starts:
         return []
     kept: list[int] = []
@@ -194,11 +218,11 @@ def merge_alternating(segments: list[Segment], assigned: list[Labels]) -> tuple[
     return segs, pats
 
 
-def mine_patterns(labels: Sequence[frozenset[str]], key: str | None,
-                  breaks: Sequence[int] = ()) -> tuple[list[Segment], list[Labels], list[Pattern]]:
+def mine_patterns(labels: Sequence[frozenset[str]], key: str | None, breaks: Sequence[int] = (),
+                  at: Sequence[int] | None = None) -> tuple[list[Segment], list[Labels], list[Pattern]]:
     """The cuts (:func:`cut`), the pattern each cut follows, and the patterns kept
     (support >= threshold), in order of first appearance."""
-    segments = cut(labels, key, breaks)
+    segments = cut(labels, key, breaks, at)
     if not segments:
         return [], [], []
     support, where = intersect(candidates(labels, segments))
