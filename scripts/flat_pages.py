@@ -13,7 +13,9 @@ OUT/<style>/index.json lists them: the testbed's format, so
 - ``p``: every field a bare ``<p>``, records one after another with nothing around them;
 - ``sep``: one record a line ended by ``<br>``, fields joined by mixed separators.
 
-The first field is a link (as on old list pages) except in ``pre``. Choices that
+The first field is a link (as on old list pages) except in ``pre``. ``--plain``
+writes a harder variant: no link on the first field and no blank line between
+``br`` records, so only the fields' types tell where records start. Choices that
 vary between pages (separators, markup of the other fields) follow a hash of the
 page id, so a run is reproducible.
 """
@@ -65,8 +67,8 @@ def _link(k: int, text: str) -> str:
     return f'<a href="/item/{k}">{_esc(text)}</a>'
 
 
-def render_records(style: str, page_id: str, records: list[tuple[str, ...]]) -> str:
-    """The records in ``style`` as an HTML fragment."""
+def render_records(style: str, page_id: str, records: list[tuple[str, ...]], plain: bool = False) -> str:
+    """The records in ``style`` as an HTML fragment (``plain``: no link, no blank line)."""
     out: list[str] = []
     if style == "pre":
         sep = _pick(page_id, PRE_SEPARATORS)
@@ -76,9 +78,9 @@ def render_records(style: str, page_id: str, records: list[tuple[str, ...]]) -> 
         fs = _fields(rec)
         if not fs:
             continue
-        first, rest = _link(k, fs[0]), [_esc(f) for f in fs[1:]]
+        first, rest = (_esc(fs[0]) if plain else _link(k, fs[0])), [_esc(f) for f in fs[1:]]
         if style == "br":
-            out.append("<br>\n".join([first, *rest]) + "<br>\n<br>\n")
+            out.append("<br>\n".join([first, *rest]) + ("<br>\n" if plain else "<br>\n<br>\n"))
         elif style == "p":
             out.append("".join(f"<p>{f}</p>\n" for f in [first, *rest]))
         elif style == "sep":
@@ -91,8 +93,8 @@ def render_records(style: str, page_id: str, records: list[tuple[str, ...]]) -> 
     return '<div class="results">\n' + "".join(out) + "</div>"
 
 
-def write_page(style: str, page_id: str, query: str, records: list[tuple[str, ...]]) -> str:
-    body = render_records(style, page_id, records)
+def write_page(style: str, page_id: str, query: str, records: list[tuple[str, ...]], plain: bool = False) -> str:
+    body = render_records(style, page_id, records, plain)
     head = NAV.format(query=_esc(query), n=len(records))
     return (f"<html><head><meta charset='utf-8'><title>{_esc(query)} - Example Directory</title></head>"
             f"<body>\n{head}{body}\n{FOOT}</body></html>\n")
@@ -107,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=1, metavar="K", help="only every K-th page (a sample across sites)")
     ap.add_argument("--start", type=int, default=0, metavar="I",
                     help="with --every: start at the I-th page (another sample: --every 5 --start 2)")
+    ap.add_argument("--plain", action="store_true",
+                    help="no link on the first field, no blank line between br records (types alone)")
     args = ap.parse_args(argv)
     styles = [s for s in args.styles.split(",") if s]
     if bad := [s for s in styles if s not in STYLES]:
@@ -120,10 +124,10 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             folder = args.out / style / page.id
             folder.mkdir(parents=True, exist_ok=True)
-            (folder / "page.htm").write_text(write_page(style, page.id, page.keyword or page.id, gold),
+            (folder / "page.htm").write_text(write_page(style, page.id, page.keyword or page.id, gold, args.plain),
                                              encoding="utf-8")
             shutil.copyfile(page.folder / "records.csv", folder / "records.csv")
-            meta = {**page.meta, "id": page.id, "page": "page.htm", "style": style}
+            meta = {**page.meta, "id": page.id, "page": "page.htm", "style": style, "plain": args.plain}
             (folder / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
             index.append(meta)
         (args.out / style).mkdir(parents=True, exist_ok=True)

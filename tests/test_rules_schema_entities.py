@@ -133,6 +133,13 @@ def test_rating_on_a_scale_of_100() -> None:
     assert type_text("8 of 10") == Typed("rating", 8.0, ("scale=10",))
 
 
+def test_a_dates_parts_are_no_rating() -> None:
+    # "03/10" reads as 3 out of 10 only until the year follows.
+    assert type_text("03/10/2016 16:05").type == "date"
+    assert type_text("2/5/2019").type == "date"
+    assert type_text("3.5 / 5") == Typed("rating", 3.5)
+
+
 # --- phones ----------------------------------------------------------------------
 
 

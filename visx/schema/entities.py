@@ -84,7 +84,9 @@ _MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mio": 1e6, "million": 1e6,
 _RANGE_LOW = re.compile(rf"(?P<a>{_AMOUNT})(?:\s?(?P<m>{_MULT})\b)?\s*[-–—]\s*$", re.I)
 _PERCENT = re.compile(r"[-+−]?\d[\d.,]*\s?%")
 _RATING = re.compile(
-    r"(?P<v>\d+(?:[.,]\d+)?)\s*(?:out\s+of|of|/|von|sur|de)\s*(?P<s>\d+)(?:\s*stars?|\s*sterne)?"
+    # Not a date's parts: "03/10/2016" is no rating of 3 out of 10.
+    r"(?<![\d/.\-])(?P<v>\d+(?:[.,]\d+)?)\s*(?:out\s+of|of|/|von|sur|de)\s*(?P<s>\d+)\b(?!\s*[/.\-]\s*\d)"
+    r"(?:\s*stars?|\s*sterne)?"
     r"|(?P<v2>\d(?:[.,]\d+)?)\s*(?:stars?|sterne|étoiles)\b",
     re.I,
 )
