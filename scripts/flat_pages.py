@@ -11,7 +11,8 @@ OUT/<style>/index.json lists them: the testbed's format, so
 - ``br``: one field a line, ended by ``<br>``, a blank line between records;
 - ``pre``: one ``<pre>``, one record a line, fields joined by one separator;
 - ``p``: every field a bare ``<p>``, records one after another with nothing around them;
-- ``sep``: one record a line ended by ``<br>``, fields joined by mixed separators.
+- ``sep``: one record a line ended by ``<br>``, fields joined by mixed separators;
+- ``dl``: one definition list, the first field a ``<dt>``, the others each a ``<dd>``.
 
 The first field is a link (as on old list pages) except in ``pre``. ``--plain``
 writes a harder variant: no link on the first field and no blank line between
@@ -34,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from visx.evaluate.dataset import load_dataset, read_gold
 
-STYLES = ("br", "pre", "p", "sep")
+STYLES = ("br", "pre", "p", "sep", "dl")
 PRE_SEPARATORS = (" | ", "\t", " · ")
 MIXED = (" | ", " · ", " - ", " | ", " • ")
 
@@ -83,6 +84,8 @@ def render_records(style: str, page_id: str, records: list[tuple[str, ...]], pla
             out.append("<br>\n".join([first, *rest]) + ("<br>\n" if plain else "<br>\n<br>\n"))
         elif style == "p":
             out.append("".join(f"<p>{f}</p>\n" for f in [first, *rest]))
+        elif style == "dl":
+            out.append(f"<dt>{first}</dt>" + "".join(f"<dd>{f}</dd>" for f in rest) + "\n")
         elif style == "sep":
             line = first
             for j, f in enumerate(rest):
@@ -90,6 +93,8 @@ def render_records(style: str, page_id: str, records: list[tuple[str, ...]], pla
             out.append(line + "<br>\n")
         else:
             raise ValueError(f"unknown style {style!r}")
+    if style == "dl":
+        return '<dl class="results">\n' + "".join(out) + "</dl>"
     return '<div class="results">\n' + "".join(out) + "</div>"
 
 
@@ -104,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="scripts/flat_pages.py", description=__doc__.split("\n\n")[0])
     ap.add_argument("dataset", type=Path, help="a testbed folder (index.json, <id>/records.csv)")
     ap.add_argument("out", type=Path, help="folder to write OUT/<style>/ datasets into")
-    ap.add_argument("--styles", default=",".join(STYLES), help=f"comma-separated, of {', '.join(STYLES)}")
+    ap.add_argument("--styles", default=",".join(STYLES[:4]),
+                    help=f"comma-separated, of {', '.join(STYLES)} (default: the first four)")
     ap.add_argument("--limit", type=int, metavar="N", help="only the first N pages")
     ap.add_argument("--every", type=int, default=1, metavar="K", help="only every K-th page (a sample across sites)")
     ap.add_argument("--start", type=int, default=0, metavar="I",

@@ -138,3 +138,15 @@ def test_empty_lines_set_records_apart() -> None:
     assert [r.types[0] for r in recs] == ["title"] * 7
     assert recs[1].text.startswith("Maps of Old Towns") and recs[1].text.endswith("12 editions")
     assert all(r.entities[0].blank_before for r in recs[1:])
+
+
+def test_a_repeated_text_marks_records_of_plain_text() -> None:
+    # Every field is plain text (the rules type all of them "text"), lines end in <br> with no
+    # empty line between records, and a record may have an extra line: only the repeated
+    # "View full profile" shows where records are.
+    main = _run("members").main
+    recs = _recs(main)
+    assert isinstance(main, FlatRegion) and main.key == "=View full profile"
+    assert [len(r.entities) for r in recs] == [4, 5, 4, 5, 4, 5]
+    assert recs[1].text == "Ben Okafor Accountant View full profile Lagos Past: Auditor at Reed & Co"
+    assert all(not t.startswith("=") for r in recs for t in r.types)  # never a field's name

@@ -17,7 +17,7 @@ from visx.flat import thresholds as th
 from visx.flat.entities import entities as find_entities
 from visx.flat.entities import is_inline
 from visx.flat.model import Entity, FlatRegion, Labels, Pattern, Typing
-from visx.flat.pattern import FALLBACK, Segment, key_candidates, mine_patterns
+from visx.flat.pattern import CONSTANT, FALLBACK, Segment, key_candidates, mine_patterns
 from visx.flat.records import make_record, record_run, simplify_patterns
 from visx.flat.rules import load_rules
 from visx.flat.typing_rules import type_entities
@@ -122,7 +122,29 @@ def cut_choices(ents: list[Entity], typings: list[Typing]) -> list[Choice]:
     return out
 
 
+def with_constants(ents: list[Entity], typings: list[Typing]) -> list[Typing]:
+    """Typings where a plain text that recurs word for word in the container (``View profile``,
+    ``Current``, ``Reply``) also carries its own label ``=text``.
+
+    Departure from the seed, whose types come from the rules alone: where records are plain
+    text, the rules give every field ``text`` and the type sequence cannot show where records
+    start; a text repeated once a record (a button, a caption) marks the records as a type
+    would. Only short texts undecided by the precision rules count (:data:`MAX_CONSTANT_WORDS`).
+    """
+    seen = Counter(e.text for e, t in zip(ents, typings, strict=True)
+                   if not t.decided and len(e.text.split()) <= th.MAX_CONSTANT_WORDS)
+    consts = {text for text, n in seen.items() if n >= th.MIN_RECORDS}
+    if not consts:
+        return typings
+    return [t._replace(candidates=t.candidates | {CONSTANT + e.text}) if not t.decided and e.text in consts else t
+            for e, t in zip(ents, typings, strict=True)]
+
+
 def mine_container(nodes: NodeTable, c: int, ents: list[Entity], typings: list[Typing]) -> FlatRegion | None:
+    # Records are judged by their fields' types alone: a constant missing from a record (an
+    # optional button) must not make the records look less alike than they are.
+    types = [t.labels for t in typings]
+    typings = with_constants(ents, typings)
     labels = [t.labels for t in typings]
     best: tuple[float, str | None, list[Segment], list[Labels], list[Pattern], list[Segment]] | None = None
     for key, breaks, at in cut_choices(ents, typings):
@@ -130,7 +152,7 @@ def mine_container(nodes: NodeTable, c: int, ents: list[Entity], typings: list[T
         run = record_run(labels, segments, assigned, kept)
         if len(run) < th.MIN_RECORDS or sum(e - s for s, e in run) < th.MIN_FIELDS * len(run):
             continue
-        fit = agreement(labels, run) * sum(e - s for s, e in run) / len(labels)
+        fit = agreement(types, run) * sum(e - s for s, e in run) / len(labels)
         if best is None or fit > best[0] + th.KEY_FIT_MARGIN:
             best = (fit, key, segments, assigned, kept, run)
     if best is None:
@@ -157,7 +179,7 @@ def mine_container(nodes: NodeTable, c: int, ents: list[Entity], typings: list[T
 
 def _first_type(typings: list[Typing], run: list[Segment]) -> str:
     """The records' most common first-field type: the key of records cut at empty lines."""
-    firsts = Counter(typings[s].decided or min(typings[s].labels) for s, _e in run)
+    firsts = Counter(typings[s].decided or min(typings[s].labels) for s, _e in run)  # '=x' is a type too
     return firsts.most_common(1)[0][0]
 
 

@@ -32,6 +32,10 @@ from visx.flat.model import Labels, Pattern
 FALLBACK = "text"
 """The type of entities no precision rule fixed."""
 
+CONSTANT = "="
+"""Prefix of the label a text repeated word for word carries (``=Reply``): a field name only
+through its type, never itself (:func:`visx.flat.records.field_types`)."""
+
 Segment = tuple[int, int]
 """Entity index range [start, end) of one cut."""
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from visx.flat import thresholds as th
 from visx.flat.automaton import Automaton, simplify
 from visx.flat.model import Entity, FlatRecord, Labels, Pattern, Typing
-from visx.flat.pattern import Segment
+from visx.flat.pattern import CONSTANT, Segment
 from visx.model import union_bbox
 
 
@@ -69,10 +69,12 @@ def field_types(typings: Sequence[Typing], pattern: Labels | None) -> list[str]:
     for k, t in enumerate(typings):
         if t.decided:
             out.append(t.decided)
-        elif pattern is not None and len(pattern) == len(typings) and len(pattern[k]) == 1:
+        elif (pattern is not None and len(pattern) == len(typings) and len(pattern[k]) == 1
+              and not next(iter(pattern[k])).startswith(CONSTANT)):
             out.append(next(iter(pattern[k])))
         else:
-            out.append("text" if "text" in t.labels else min(t.labels))
+            named = sorted(a for a in t.labels if not a.startswith(CONSTANT))
+            out.append("text" if "text" in named or not named else named[0])
     return out
 
 

@@ -88,3 +88,8 @@ paragraph margin: lines of one text flow sit at most a pixel or two apart."""
 BREAK_SHARE = 0.5
 """Empty lines set records apart only when fewer than half the lines follow one: records of
 several lines each. Above that, gaps are how every line is set (a bare <p> per field)."""
+
+MAX_CONSTANT_WORDS = 6
+"""A text repeated word for word marks records when it is short: a button, a caption or a
+label ("View full profile", "Posted by"). Longer repeats are boilerplate sentences, which
+recur as often but may sit anywhere (a notice every few records)."""
