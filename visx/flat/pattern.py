@@ -97,9 +97,11 @@ def key_candidates(labels: Sequence[frozenset[str]],
     # The fallback type says nothing about a field: it marks record starts only when no
     # typed field recurs (records of plain text alone). Types in fewer records than
     # KEY_COVERAGE come after the others: the miner tries a few and keeps the best.
-    def order(a: str) -> tuple[bool, bool, float, int, str]:
+    # A repeated text (``=x``) is tried after the typed fields: a type is the stronger sign.
+    def order(a: str) -> tuple[bool, bool, bool, float, int, str]:
         idx = regular[a]
-        return (a == FALLBACK, len(idx) < th.KEY_COVERAGE * n_est, sum(idx) / len(idx), -len(idx), a)
+        return (a == FALLBACK, a.startswith(CONSTANT), len(idx) < th.KEY_COVERAGE * n_est,
+                sum(idx) / len(idx), -len(idx), a)
 
     return [(a, regular[a]) for a in sorted(regular, key=order)]
 
