@@ -50,8 +50,6 @@ class _Piece:
     hard: bool
     """A line/block edge or a separator lies between this piece and the one before."""
     line_start: bool
-    after: int
-    """The element right after the piece (its line's end marker), -1 if none."""
     line_end: int = -1
     """The element that ends the piece's line (a ``<br>``, a block edge), -1 if none."""
     blank: bool = False
@@ -83,8 +81,7 @@ def _pieces(nodes: NodeTable, cleaned: Cleaned | None, root: int, seps: re.Patte
     out: list[_Piece] = []
     hard = [True]  # a boundary is pending since the last piece
     line = [True]
-    blank = [False]
-    newlines = [0]  # line breaks in preformatted text since the last piece
+    newlines = [0]  # line breaks in preformatted text since the last piece (two: an empty line)
 
     def emit(raw: str, owner: int, child: int, pre: bool) -> None:
         pat = re.compile(seps.pattern + "|" + _PRE_SEPARATORS) if pre else seps
@@ -97,21 +94,18 @@ def _pieces(nodes: NodeTable, cleaned: Cleaned | None, root: int, seps: re.Patte
                 lead = len(seg) - len(seg.lstrip())
                 s = pos + lead
                 out.append(_Piece(" ".join(stripped.split()), owner, child, s, s + len(stripped),
-                                  hard[0], line[0], -1, blank=blank[0]))
-                hard[0] = line[0] = blank[0] = False
+                                  hard[0], line[0], blank=newlines[0] >= 2 and bool(out)))
+                hard[0] = line[0] = False
                 newlines[0] = 0
             if m is not None:
                 hard[0] = True
                 if pre and "\n" in m.group(0):
                     line[0] = True
                     newlines[0] += m.group(0).count("\n")
-                    blank[0] = newlines[0] >= 2 and bool(out)
                 pos = m.end()
 
     def close_line(i: int) -> None:
         hard[0] = line[0] = True
-        if out and out[-1].after == -1:
-            out[-1].after = i
         k = len(out) - 1
         while k >= 0 and out[k].line_end == -1:  # the pieces of the line it ends
             out[k].line_end = i
@@ -125,8 +119,6 @@ def _pieces(nodes: NodeTable, cleaned: Cleaned | None, root: int, seps: re.Patte
             if i != root and _skip(nodes, cleaned, i):
                 continue
             pre_here = pre or n.tag in _PRE_TAGS
-            if out and out[-1].after == -1:
-                out[-1].after = i
             if i != root and not is_inline(nodes, i):
                 close_line(i)
             stack.append((i, 1, pre_here))
@@ -186,10 +178,8 @@ def _box(nodes: NodeTable, group: list[_Piece], node: int, own_pieces: int, root
         return n.bbox
     # Text nodes have no boxes in a snapshot: the line's end marker (<br>) gives the line.
     box_of = nodes[root] if nodes[node].w <= 0 else n
-    # The element ending the line (a piece cut from the line's rest at a separator has none right after it).
-    marker = group[-1].after
-    if not (marker >= 0 and nodes[marker].tag in _LINE_TAGS):
-        marker = group[-1].line_end
+    # The element ending the line, also for a piece cut from the line's rest at a separator.
+    marker = group[-1].line_end
     if marker >= 0 and nodes[marker].h > 0 and nodes[marker].tag in _LINE_TAGS:
         m = nodes[marker]
         return (box_of.x, m.y, box_of.w, m.h)

@@ -97,13 +97,13 @@ def with_lead(labels: list[frozenset[str]], run: list[Segment], key: str) -> lis
     return list(zip(starts, ends, strict=True))
 
 
-Choice = tuple[str | None, list[int], list[int] | None]
-"""A way to cut: the key type (None: breaks only), the breaks, the key's places."""
+Choice = tuple[str | None, list[int]]
+"""A way to cut: the key type and its places, or None and the record starts the layout shows."""
 
 
 def cut_choices(ents: list[Entity], typings: list[Typing]) -> list[Choice]:
-    """The ways to cut the entities into records, tried in this order (key None: cut at the
-    breaks alone, from the first entity; else at the key type, the seed's way).
+    """The ways to cut the entities into records, tried in this order (key None: at the starts
+    the layout shows, from the first entity; else at the key type, the seed's way).
 
     Departure from the seed, whose cuts follow types alone: what the reader sees as record
     boundaries comes first when the layout shows them. Empty lines between groups of lines
@@ -111,14 +111,13 @@ def cut_choices(ents: list[Entity], typings: list[Typing]) -> list[Choice]:
     record a line: ``<pre>`` rows, separator-joined lines). The type keys follow.
     """
     keys = key_candidates([t.labels for t in typings], [t.decided for t in typings])
-    out: list[Choice] = [(k, [], at) for k, at in ([c for c in keys if c[0] != FALLBACK][: th.MAX_KEYS]
-                                                     or keys[:1])]
+    out: list[Choice] = list([c for c in keys if c[0] != FALLBACK][: th.MAX_KEYS] or keys[:1])
     starts = [k for k, e in enumerate(ents) if e.line_start and k > 0]
     if len(starts) + 1 >= th.MIN_RECORDS and len(ents) / (len(starts) + 1) >= th.MIN_FIELDS:
-        out.insert(0, (None, starts, None))  # one record a line
+        out.insert(0, (None, starts))  # one record a line
     breaks = [k for k, e in enumerate(ents) if e.blank_before and k > 0]
     if th.MIN_RECORDS - 1 <= len(breaks) <= th.BREAK_SHARE * (len(starts) + 1):
-        out.insert(0, (None, breaks, None))  # records set apart by empty lines, whatever their types
+        out.insert(0, (None, breaks))  # records set apart by empty lines, whatever their types
     return out
 
 
@@ -147,8 +146,8 @@ def mine_container(nodes: NodeTable, c: int, ents: list[Entity], typings: list[T
     typings = with_constants(ents, typings)
     labels = [t.labels for t in typings]
     best: tuple[float, str | None, list[Segment], list[Labels], list[Pattern], list[Segment]] | None = None
-    for key, breaks, at in cut_choices(ents, typings):
-        segments, assigned, kept = mine_patterns(labels, key, breaks, at)
+    for key, at in cut_choices(ents, typings):
+        segments, assigned, kept = mine_patterns(labels, key, at)
         run = record_run(labels, segments, assigned, kept)
         if len(run) < th.MIN_RECORDS or sum(e - s for s, e in run) < th.MIN_FIELDS * len(run):
             continue

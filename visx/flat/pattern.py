@@ -106,32 +106,27 @@ def key_candidates(labels: Sequence[frozenset[str]],
     return [(a, regular[a]) for a in sorted(regular, key=order)]
 
 
-def cut(labels: Sequence[frozenset[str]], key: str | None, breaks: Sequence[int] = (),
-        at: Sequence[int] | None = None) -> list[Segment]:
-    """Cut the sequence at each key occurrence (the first cut starts at the first one), and at
-    each break: an entity below an empty line (``key`` None: at the breaks alone, from 0).
+def cut(labels: Sequence[frozenset[str]], key: str | None, at: Sequence[int] | None = None) -> list[Segment]:
+    """Cut the sequence at each key occurrence (the first cut starts at the first one); ``at``:
+    the key's places when they are not all its label occurrences (:func:`key_candidates`).
 
     A cut of one entity (two key entities in a row) joins the next cut: since the key is
     the records' first field, two in a row are a record's first two fields (a title and a
     subtitle both plain text). The seed adds it to the previous cut instead.
 
-    Departure from the seed, whose cuts follow types alone: a record never spans an empty
-    line between lines of text (what the reader sees as the records' gap), so breaks cut too.
-    ``at``: the key's places when they are not all its label occurrences (:func:`key_candidates`).
+    ``key`` None: ``at`` are record starts the layout shows (after empty lines, or lines),
+    cut there as they are, from the first entity (a departure from the seed, whose cuts
+    follow types alone; see :func:`visx.flat.miner.cut_choices`).
     """
-    hard = set(breaks)
     if key is None:
-        hard.add(0)
-    places = at if at is not None else [i for i, ls in enumerate(labels) if key is not None and key in ls]
-    starts = sorted(set(places) | hard)
-    if not starts:
-        return []
+        return list(itertools.pairwise([*sorted({0, *(at or ())}), len(labels)]))
+    places = at if at is not None else [i for i, ls in enumerate(labels) if key in ls]
     kept: list[int] = []
-    for s in starts:
-        if kept and s - kept[-1] == 1 and s not in hard:
+    for s in places:
+        if kept and s - kept[-1] == 1:
             continue  # the previous key entity was alone: this one continues its record
         kept.append(s)
-    return list(itertools.pairwise([*kept, len(labels)]))
+    return list(itertools.pairwise([*kept, len(labels)])) if kept else []
 
 
 def candidates(labels: Sequence[frozenset[str]], segments: Sequence[Segment]) -> dict[Labels, int]:
@@ -224,11 +219,11 @@ def merge_alternating(segments: list[Segment], assigned: list[Labels]) -> tuple[
     return segs, pats
 
 
-def mine_patterns(labels: Sequence[frozenset[str]], key: str | None, breaks: Sequence[int] = (),
+def mine_patterns(labels: Sequence[frozenset[str]], key: str | None,
                   at: Sequence[int] | None = None) -> tuple[list[Segment], list[Labels], list[Pattern]]:
     """The cuts (:func:`cut`), the pattern each cut follows, and the patterns kept
     (support >= threshold), in order of first appearance."""
-    segments = cut(labels, key, breaks, at)
+    segments = cut(labels, key, at)
     if not segments:
         return [], [], []
     support, where = intersect(candidates(labels, segments))
