@@ -75,6 +75,13 @@ def _build(nodes: NodeTable, region: Region, alignment: Alignment, cfg: SchemaCo
     names = name_columns(nodes, region, facts, linked)
     columns = [Column(name, col.type, f.fill, col.flags, source)
                for col, f, (name, source) in zip(cols, facts, names, strict=True)]
+    return assemble(nodes, region, alignment, cols, columns, cfg)
+
+
+def assemble(nodes: NodeTable, region: Region, alignment: Alignment, cols: list[_Col], columns: list[Column],
+             cfg: SchemaConfig) -> Table:
+    """The table from its typed and named columns: cells by row, tidied, with the alignment's
+    warnings; shared with the template's light build (:mod:`visx.template.build`)."""
     by_col = [_cells(nodes, col) for col in cols]
     rows: list[list[Cell | None]] = [list(row) for row in zip(*by_col, strict=True)]
     if cfg.tidy:

@@ -20,13 +20,12 @@ from visx.model import NodeTable, Region
 from visx.schema import thresholds as sth
 from visx.schema.build import (
     _build_or_empty,
-    _cells,
     _facts,
+    assemble,
     typed_columns,
 )
 from visx.schema.names import name_columns
-from visx.schema.table import Cell, Column, Table
-from visx.schema.tidy import tidy
+from visx.schema.table import Column, Table
 
 
 def build_light(nodes: NodeTable, region: Region, alignment: Alignment, config: Config) -> Table:
@@ -46,14 +45,7 @@ def build_light(nodes: NodeTable, region: Region, alignment: Alignment, config: 
         names = [(f"column_{k}", "template") for k in range(len(cols))]
     columns = [Column(name, col.type, fill, col.flags, source)
                for col, fill, (name, source) in zip(cols, fills, names, strict=True)]
-    by_col = [_cells(nodes, col) for col in cols]
-    rows: list[list[Cell | None]] = [list(row) for row in zip(*by_col, strict=True)]
-    if cfg.tidy:
-        tidy(columns, rows)
-    warnings = []
-    if alignment.forced:
-        warnings.append(f"{alignment.forced} data item(s) placed at a guessed column")
-    return Table(region.rank, columns, rows, warnings)
+    return assemble(nodes, region, alignment, cols, columns, cfg)
 
 
 def _may_merge_sparse(items: list[list[Item | None]], fills: list[float], n: int) -> bool:
