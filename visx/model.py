@@ -24,6 +24,7 @@ element assigned to a slot keeps its DOM path (under its host, not the slot).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -277,26 +278,27 @@ def _link(nodes: list[Node], xsteps: dict[int, tuple[int, str]]) -> None:
             base, step = xsteps[n.index]
             # The base precedes the node in pre-order (a host or an ancestor).
             n.xpath = f"{nodes[base].xpath if 0 <= base < n.index else ''}/{step}"
-        if not n.children:
-            continue
-        counts: dict[str, int] = {}
-        for c in n.children:
-            if c in xsteps:
-                continue
-            t = nodes[c].tag
-            counts[t] = counts.get(t, 0) + 1
-        seen: dict[str, int] = {}
-        for c in n.children:
-            if c in xsteps:
-                continue
-            child = nodes[c]
-            t = child.tag
-            if counts[t] > 1:
-                k = seen.get(t, 0) + 1
-                seen[t] = k
-                child.xpath = f"{n.xpath}/{t}[{k}]"
-            else:
-                child.xpath = f"{n.xpath}/{t}"
+        if n.children:
+            # Children with an explicit step (shadow roots, frames, slotted) are not counted.
+            number_steps(nodes, [c for c in n.children if c not in xsteps] if xsteps else n.children, n.xpath)
+
+
+def number_steps(nodes: Sequence[Node], kids: Sequence[int], base: str) -> None:
+    """Each of ``kids``' XPath under ``base``: ``base/tag``, or ``base/tag[k]`` when siblings share the tag."""
+    counts: dict[str, int] = {}
+    for c in kids:
+        t = nodes[c].tag
+        counts[t] = counts.get(t, 0) + 1
+    seen: dict[str, int] = {}
+    for c in kids:
+        child = nodes[c]
+        t = child.tag
+        if counts[t] > 1:
+            k = seen.get(t, 0) + 1
+            seen[t] = k
+            child.xpath = f"{base}/{t}[{k}]"
+        else:
+            child.xpath = f"{base}/{t}"
 
 
 @dataclass(slots=True)

@@ -25,7 +25,15 @@ import re
 
 from lxml import etree
 
-from visx.model import ATTR_NAMES, FRAME_STEP, NON_CONTENT_TAGS, SHADOW_STEP, Node, NodeTable
+from visx.model import (
+    ATTR_NAMES,
+    FRAME_STEP,
+    NON_CONTENT_TAGS,
+    SHADOW_STEP,
+    Node,
+    NodeTable,
+    number_steps,
+)
 from visx.template.native import FRAME_TAG as FRAME_TAG
 from visx.template.native import SHADOW_TAG as SHADOW_TAG
 from visx.template.native import XML_NAME, Dom, clean_xml
@@ -370,20 +378,7 @@ def _xpaths(nodes: list[Node]) -> None:
             child = nodes[kids[0]]
             child.xpath = f"{base}/{child.tag}"
             continue
-        counts: dict[str, int] = {}
-        for c in kids:
-            t = nodes[c].tag
-            counts[t] = counts.get(t, 0) + 1
-        seen: dict[str, int] = {}
-        for c in kids:
-            child = nodes[c]
-            t = child.tag
-            if counts[t] > 1:
-                k = seen.get(t, 0) + 1
-                seen[t] = k
-                child.xpath = f"{base}/{t}[{k}]"
-            else:
-                child.xpath = f"{base}/{t}"
+        number_steps(nodes, kids, base)
 
 
 def _strip_comments(doc: etree._Element) -> None:
