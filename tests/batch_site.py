@@ -18,6 +18,14 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from visx.batch.retry import RetryPolicy
+from visx.config import Config, RenderConfig
+
+FAST = RetryPolicy(retries=2, initial=0.05, max_wait=0.1, jitter=0.0)
+"""A batch's retries with waits of a twentieth of a second, for tests."""
+CFG = Config(render=RenderConfig(javascript=False, timeout_s=4.0))
+"""The site's pages need no scripts; a short timeout keeps a hanging URL short."""
+
 KINDS = ("products", "articles", "jobs")
 
 

@@ -24,12 +24,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from batch_site import Site, batch_urls, records_of
+from batch_site import CFG, FAST, Site, batch_urls, records_of
 
 import visx
-from visx.batch.retry import RetryPolicy, kind_of
+from visx.batch.retry import kind_of
 from visx.batch.work import Task, WorkSettings, run_task
-from visx.config import Config, RenderConfig
+from visx.config import Config
 from visx.errors import (
     DnsError,
     ExportError,
@@ -45,8 +45,6 @@ from visx.export.sqlite import table_name
 ROOT = Path(__file__).resolve().parent.parent
 SNAP = ROOT / "fixtures" / "mine" / "several_regions.json.gz"
 ADS = ROOT / "fixtures" / "mine" / "ads_between.json.gz"
-FAST = RetryPolicy(retries=2, initial=0.05, max_wait=0.1, jitter=0.0)
-CFG = Config(render=RenderConfig(javascript=False, timeout_s=4.0))
 
 
 @pytest.fixture(scope="module")

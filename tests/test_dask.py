@@ -18,19 +18,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from batch_site import Site, batch_urls, records_of
+from batch_site import CFG, FAST, Site, batch_urls, records_of
 
 import visx
 from visx.batch.engines import LocalEngine
-from visx.batch.retry import RetryPolicy
-from visx.config import Config, RenderConfig
 
 distributed = pytest.importorskip("distributed", reason="pip install 'visx[dask]'")
 
 from visx.batch.engines.dask import DaskEngine, SchedulerError  # noqa: E402
-
-FAST = RetryPolicy(retries=2, initial=0.05, max_wait=0.1, jitter=0.0)
-CFG = Config(render=RenderConfig(javascript=False, timeout_s=4.0))
 
 
 @pytest.fixture(scope="module")
